@@ -1,0 +1,68 @@
+/**
+ * The world contract (DESIGN.md "World and sandbox"). A world is a trial directory on the host
+ * whose subfolders are bound into one bubblewrap sandbox at /workspace, /home/user, /tmp and
+ * the task's extra mounts. Every operation below executes inside that sandbox.
+ */
+import type { EnvView, FileType } from "../../gates/types.ts";
+
+export const WORKSPACE = "/workspace";
+export const HOME = "/home/user";
+
+export interface ExecResult {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  truncated: boolean;
+  durationMs: number;
+}
+
+export interface SnapshotEntry {
+  type: FileType;
+  size: number;
+  mode: number;
+  /** sha256 of content for regular files. */
+  hash?: string;
+  /** link text for symlinks (never followed). */
+  target?: string;
+  /** identity used to reuse hashes between snapshots. */
+  mtimeNs?: string;
+  ino?: number;
+}
+
+/** sandbox path -> entry, for every path under the world's roots (roots themselves included). */
+export type Snapshot = Map<string, SnapshotEntry>;
+
+/** Result of one file operation done by a tool inside the sandbox. */
+export type OpResult<T> = { ok: true; value: T } | { ok: false; code: string; message: string };
+
+export interface WorldFs {
+  read(path: string, offset?: number, limit?: number): Promise<OpResult<string>>;
+  write(path: string, content: string): Promise<OpResult<{ bytes: number }>>;
+  edit(path: string, edits: { oldText: string; newText: string }[]): Promise<OpResult<{ replaced: number }>>;
+  ls(path?: string, limit?: number): Promise<OpResult<string>>;
+  find(pattern: string, path?: string, limit?: number): Promise<OpResult<string>>;
+  grep(pattern: string, opts: { path?: string; glob?: string; ignoreCase?: boolean; literal?: boolean; context?: number; limit?: number }): Promise<OpResult<string>>;
+  delete(path: string, recursive?: boolean): Promise<OpResult<{ removed: number }>>;
+}
+
+export interface WorldLimits {
+  callTimeoutMs: number;
+  maxOutputBytes: number;
+  trialTimeoutMs: number;
+}
+
+export interface World {
+  readonly id: string;
+  /** Host directory that holds the trial's mount sources. Never follow links inside it on the host. */
+  readonly dir: string;
+  /** Sandbox paths of the writable roots: /workspace, /home/user, /tmp, plus task mounts. */
+  readonly roots: readonly string[];
+  readonly env: EnvView;
+  readonly fs: WorldFs;
+  /** bash -c <command> in a fresh process group, cwd /workspace; the whole tree is killed afterwards. */
+  exec(command: string, opts?: { timeoutMs?: number }): Promise<ExecResult>;
+  snapshot(previous?: Snapshot): Promise<Snapshot>;
+  close(): Promise<void>;
+}
