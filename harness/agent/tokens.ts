@@ -1,0 +1,76 @@
+/**
+ * Token accounting. Real models report usage; scripted drivers estimate it by tokenising
+ * exactly what each turn would send (system prompt, tool schemas, every message so far) with
+ * a real BPE tokenizer, and price it with a reference model's registry prices.
+ *
+ * Cached tokens are estimated as a prompt cache would see them: the part of this request that
+ * repeats the previous request of the same trial (its whole input, since turns only append).
+ */
+import { getModel, type Context, type Message, type Model } from "@mariozechner/pi-ai";
+import { Tiktoken } from "js-tiktoken/lite";
+import o200k_base from "js-tiktoken/ranks/o200k_base";
+
+export const ESTIMATE_ENCODING = "o200k_base";
+export const PRICE_REFERENCE = { provider: "anthropic", model: "claude-sonnet-4-5" } as const;
+
+let encoder: Tiktoken | undefined;
+function tokenizer(): Tiktoken {
+  encoder ??= new Tiktoken(o200k_base);
+  return encoder;
+}
+
+export function countTokens(text: string): number {
+  return tokenizer().encode(text).length;
+}
+
+export interface TokenTally {
+  input: number;
+  output: number;
+  cached: number;
+  costUsd: number;
+  /** "provider" when reported by a real model, "estimated:<encoding>" otherwise. */
+  source: string;
+}
+
+export const emptyTally = (source: string): TokenTally => ({ input: 0, output: 0, cached: 0, costUsd: 0, source });
+
+/** The text a provider would receive for this context, in a stable serialisation. */
+export function serializeRequest(context: Context): string {
+  const tools = (context.tools ?? []).map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+  return JSON.stringify({ system: context.systemPrompt ?? "", tools, messages: context.messages.map(serializeMessage) });
+}
+
+function serializeMessage(m: Message): unknown {
+  if (m.role === "user") return { role: "user", content: m.content };
+  if (m.role === "assistant") return { role: "assistant", content: m.content.map((c) => (c.type === "toolCall" ? { type: "tool_use", id: c.id, name: c.name, input: c.arguments } : c)) };
+  return { role: "user", content: [{ type: "tool_result", tool_use_id: m.toolCallId, is_error: m.isError, content: m.content }] };
+}
+
+export function priceModel(): Model<any> {
+  return getModel(PRICE_REFERENCE.provider, PRICE_REFERENCE.model);
+}
+
+export function priceUsd(model: Model<any>, input: number, output: number, cached: number): number {
+  const c = model.cost;
+  return ((input - cached) * c.input + cached * c.cacheRead + output * c.output) / 1_000_000;
+}
+
+/** Estimates usage turn by turn for a scripted driver. */
+export class TokenMeter {
+  readonly tally: TokenTally = emptyTally(`estimated:${ESTIMATE_ENCODING}`);
+  private previousInput = 0;
+  private readonly model = priceModel();
+
+  /** Record one turn: the request that would be sent and the assistant message produced. */
+  recordTurn(context: Context, reply: Message): { input: number; output: number; cached: number } {
+    const input = countTokens(serializeRequest(context));
+    const output = countTokens(JSON.stringify(serializeMessage(reply)));
+    const cached = Math.min(this.previousInput, input);
+    this.previousInput = input + output;
+    this.tally.input += input;
+    this.tally.output += output;
+    this.tally.cached += cached;
+    this.tally.costUsd += priceUsd(this.model, input, output, cached);
+    return { input, output, cached };
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Shared CLI plumbing: argument parsing with node:util parseArgs (unknown flags are bad
+ * input), and the exit-code contract: 0 done, 1 validation failure or regression, 2 bad input.
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { InputError } from "../errors.ts";
+
+export function parseCli<T extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: T, allowPositionals = false) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals });
+  } catch (e) {
+    const m = /'([^']+)'/.exec((e as Error).message);
+    throw new InputError("command line", m?.[1] ?? "(arguments)", (e as Error).message.replace(/\. To specify.*$/s, ""));
+  }
+}
+
+export function intFlag(value: string | undefined, flag: string, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new InputError("command line", flag, `an integer >= ${min} (got "${value}")`);
+  return n;
+}
+
+export function run(main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (e) => {
+      if (e instanceof InputError) {
+        process.stderr.write(`gatebench: bad input: ${e.message}\n`);
+        process.exit(2);
+      }
+      process.stderr.write(`gatebench: ${(e as Error)?.message ?? String(e)}\n`);
+      if (process.env.GATEBENCH_DEBUG) process.stderr.write(`${(e as Error)?.stack ?? ""}\n`);
+      process.exit(1);
+    },
+  );
+}

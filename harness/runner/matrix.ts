@@ -1,0 +1,76 @@
+/**
+ * The evaluation matrix: tasks x agents x gate configurations x approvers x attempts, run
+ * with bounded concurrency, each finished trial appended to results.jsonl at once.
+ */
+import type { GateConfig } from "../../gates/config.ts";
+import type { ApproverName } from "../approvers/types.ts";
+import type { LoadedTask } from "../task/load.ts";
+import { agentsForTask, type AgentSelector } from "./agents.ts";
+import type { RunOutput } from "./output.ts";
+import type { TrialRecord } from "./record.ts";
+import { agentLabel, runTrial, type TrialSpec } from "./trial.ts";
+
+export interface MatrixOptions {
+  runId: string;
+  tasks: readonly LoadedTask[];
+  gates: readonly GateConfig[];
+  agents: readonly AgentSelector[];
+  approvers: readonly ApproverName[];
+  trials: number;
+  concurrency: number;
+  shard?: { index: number; count: number };
+  output: RunOutput;
+  resume: boolean;
+  onTrial?: (record: TrialRecord, done: number, total: number) => void;
+}
+
+/** A gate that can never ask anyone gives the same trial under every approver: run it once. */
+export function needsApprover(gate: GateConfig): boolean {
+  return gate.layers.length > 0 || gate.projectTrust === "ask";
+}
+
+export function trialKey(t: { task: string; agent: string; gate: string; approver: string; attempt: number }): string {
+  return `${t.task}.${t.agent}.${t.gate}.${t.approver}.${t.attempt}`.replace(/[^\w.@-]+/g, "_");
+}
+
+export function planTrials(opts: Omit<MatrixOptions, "output" | "resume" | "concurrency" | "onTrial">): TrialSpec[] {
+  const specs: TrialSpec[] = [];
+  for (const task of opts.tasks) {
+    for (const agent of agentsForTask(opts.agents, task)) {
+      for (const gate of opts.gates) {
+        const approvers: (ApproverName | "-")[] = needsApprover(gate) ? [...opts.approvers] : ["-"];
+        for (const approver of approvers) {
+          for (let attempt = 1; attempt <= opts.trials; attempt++) {
+            const trialId = trialKey({ task: task.task.id, agent: agentLabel(agent), gate: gate.name, approver, attempt });
+            specs.push({ runId: opts.runId, trialId, task, agent, gate, approver, attempt });
+          }
+        }
+      }
+    }
+  }
+  if (!opts.shard) return specs;
+  const { index, count } = opts.shard;
+  return specs.filter((_, i) => i % count === index - 1);
+}
+
+export async function runMatrix(opts: MatrixOptions): Promise<TrialRecord[]> {
+  const planned = planTrials(opts);
+  const previous = opts.resume ? opts.output.readResults() : [];
+  if (opts.resume) opts.output.repairResults();
+  const finished = new Set(previous.map((r) => r.trial_id));
+  const todo = planned.filter((s) => !finished.has(s.trialId));
+  const records: TrialRecord[] = previous.filter((r) => planned.some((s) => s.trialId === r.trial_id));
+  let done = records.length;
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      const spec = todo[next++]!;
+      const result = await runTrial(spec);
+      opts.output.appendTrial(result.record, result.approvals, result.events);
+      records.push(result.record);
+      opts.onTrial?.(result.record, ++done, planned.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, todo.length)) }, worker));
+  return records;
+}
