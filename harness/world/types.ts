@@ -28,6 +28,8 @@ export interface SnapshotEntry {
   target?: string;
   /** identity used to reuse hashes between snapshots. */
   mtimeNs?: string;
+  /** status-change time: a hash is reused only when ino, size, mtimeNs and ctimeNs all match. */
+  ctimeNs?: string;
   ino?: number;
 }
 

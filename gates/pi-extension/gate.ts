@@ -1,0 +1,180 @@
+/**
+ * A real, unmodified Pi extension as a gatebench gate. The extension's `tool_call` handlers run
+ * with Pi's runner semantics (emit-tool-call.ts) and are turned into a Decision:
+ *
+ *   handlers mutated their copy of the input  -> deny integrity_violation
+ *   the approver failed while a handler asked -> deny approver_failed
+ *   a handler threw                           -> deny extension_error
+ *   a handler returned { block: true }        -> deny user_denied (the user said no during this
+ *                                                call) or extension_blocked
+ *   otherwise                                 -> allow
+ *
+ * Handlers get a deep copy of the arguments, so nothing they do reaches the tool: the arguments
+ * the tool executes are exactly those the gates and the approver saw (seed 000 §5: "do not
+ * silently change arguments after approval"). Pi 0.73.1 itself would execute the mutated input.
+ */
+import { existsSync, statSync } from "node:fs";
+import * as path from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { InputError } from "../../harness/errors.ts";
+import type { Decision, Gate, GateContext, ProposedCall } from "../types.ts";
+import type { Handler, RegisteredExtension } from "./extension-api.ts";
+import { createExtensionContext, emitToolCall, hasToolCallHandlers, type ToolCallEvent } from "./emit-tool-call.ts";
+import { loadExtension, REPO_ROOT, SHIPPED_EXAMPLES } from "./load-extension.ts";
+import { createUiContext, type UiRecorder } from "./ui-context.ts";
+
+export interface IntegrityViolation {
+  toolCallId: string;
+  tool: string;
+  /** The extension file whose handler changed the input. */
+  extension: string;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+}
+
+export interface PiExtensionGate extends Gate {
+  /** Load (once) every extension of this gate; resolves to the load errors, [] when all loaded. */
+  load(): Promise<string[]>;
+  /** Every input rewrite this gate caught, in order (for counterfactual runs and reports). */
+  readonly integrityViolations: readonly IntegrityViolation[];
+}
+
+/** `pi:permission-gate` / `pi:protected-paths`, or a file (or directory with index.ts) relative to the repository. */
+export function resolveExtensionSpec(spec: string): string {
+  const where = "--gates";
+  const field = `pi-extension:${spec}`;
+  const shipped = /^pi:(.+)$/.exec(spec);
+  if (shipped) {
+    const file = SHIPPED_EXAMPLES[shipped[1]!];
+    if (!file) throw new InputError(where, field, `one of ${Object.keys(SHIPPED_EXAMPLES).map((n) => `pi:${n}`).join(", ")} or a file path`);
+    return file;
+  }
+  const resolved = path.resolve(REPO_ROOT, spec);
+  if (!existsSync(resolved)) throw new InputError(where, field, `an existing extension file (${resolved} does not exist)`);
+  if (statSync(resolved).isDirectory()) {
+    for (const index of ["index.ts", "index.js"]) {
+      if (existsSync(path.join(resolved, index))) return path.join(resolved, index);
+    }
+    throw new InputError(where, field, "a .ts/.js file or a directory with index.ts/index.js");
+  }
+  if (!/\.(ts|js|mts|mjs)$/.test(resolved)) throw new InputError(where, field, "a .ts or .js extension file");
+  return resolved;
+}
+
+/** Registry factory: `layers: [{ gate: pi-extension, with: { file: pi:permission-gate } }]`. */
+export function createPiExtensionGate(options: Record<string, unknown>, where: string): PiExtensionGate {
+  const { file, ...rest } = options;
+  const unknown = Object.keys(rest);
+  if (unknown.length > 0) throw new InputError(where, `with.${unknown[0]}`, "pi-extension takes only `file`");
+  if (typeof file !== "string" || file.length === 0) throw new InputError(where, "with.file", "an extension file path or pi:<example>");
+  let absolute: string;
+  try {
+    absolute = resolveExtensionSpec(file);
+  } catch (e) {
+    if (e instanceof InputError) throw new InputError(where, "with.file", e.expected);
+    throw e;
+  }
+  return createExtensionsGate(`pi-extension:${file}`, [absolute]);
+}
+
+/**
+ * One gate around several extension files, dispatched in the given order (Pi's load order).
+ * `failOnLoadError`: a file that does not load denies every call (an explicitly configured gate
+ * must not silently vanish); otherwise it is skipped with its error kept, as Pi skips it.
+ */
+export function createExtensionsGate(name: string, files: readonly string[], opts: { failOnLoadError?: boolean } = {}): PiExtensionGate {
+  const failOnLoadError = opts.failOnLoadError ?? true;
+  const violations: IntegrityViolation[] = [];
+  let loading: Promise<{ extensions: RegisteredExtension[]; errors: string[] }> | undefined;
+
+  const load = () =>
+    (loading ??= (async () => {
+      const extensions: RegisteredExtension[] = [];
+      const errors: string[] = [];
+      for (const file of files) {
+        const r = await loadExtension(file);
+        if (r.ok) extensions.push(r.extension);
+        else errors.push(`${file}: ${r.error}`);
+      }
+      return { extensions, errors };
+    })());
+
+  return {
+    name,
+    integrityViolations: violations,
+    load: async () => (await load()).errors,
+    async decide(call: ProposedCall, ctx: GateContext): Promise<Decision> {
+      const { extensions, errors } = await load();
+      if (failOnLoadError && errors.length > 0) return { kind: "deny", code: "extension_load_error", reason: errors.join("; ") };
+      if (!hasToolCallHandlers(extensions)) return { kind: "allow" };
+      return decideWithExtensions(extensions, call, ctx, violations);
+    },
+  };
+}
+
+async function decideWithExtensions(extensions: readonly RegisteredExtension[], call: ProposedCall, ctx: GateContext, violations: IntegrityViolation[]): Promise<Decision> {
+  const original = call.args as Record<string, unknown>;
+  const input = structuredClone(original) as Record<string, unknown>;
+  const recorder: UiRecorder = { questions: [], notifications: [] };
+  const ui = createUiContext(ctx.ui, recorder);
+  const extCtx = createExtensionContext({ ui, hasUI: ctx.ui.hasUI, cwd: ctx.env.cwd, signal: ctx.signal });
+  const event: ToolCallEvent = { type: "tool_call", toolName: call.tool, toolCallId: call.id, input };
+  const mutatedBy: string[] = [];
+  const watched = extensions.map((ext) => watchInputMutations(ext, input, mutatedBy));
+
+  let thrown: unknown;
+  let outcome: Awaited<ReturnType<typeof emitToolCall>> | undefined;
+  try {
+    outcome = await emitToolCall(watched, event, extCtx);
+  } catch (err) {
+    thrown = err ?? new Error("handler threw a nullish value");
+  }
+
+  // `input` is the object Pi would have executed; a handler that replaces `event.input` with a new
+  // object changes nothing in Pi, so only in-place changes of `input` count.
+  if (!isDeepStrictEqual(input, original)) {
+    const extension = mutatedBy[0] ?? "(unknown: changed after its handler returned)";
+    violations.push({ toolCallId: call.id, tool: call.tool, extension, before: structuredClone(original), after: structuredClone(input) });
+    return { kind: "deny", code: "integrity_violation", reason: `Extension ${path.basename(extension)} changed the tool arguments after they were checked: ${describeChange(original, input)}` };
+  }
+  if (recorder.failure !== undefined) {
+    return { kind: "deny", code: "approver_failed", reason: `The approval UI failed, blocking execution: ${recorder.failure}` };
+  }
+  if (thrown !== undefined) {
+    const message = thrown instanceof Error ? thrown.message : String(thrown);
+    return { kind: "deny", code: "extension_error", reason: `Extension failed, blocking execution: ${message}` };
+  }
+  const result = outcome?.result;
+  if (result?.block) {
+    const userSaidNo = recorder.questions.some((q) => q.answer === "denied");
+    return { kind: "deny", code: userSaidNo ? "user_denied" : "extension_blocked", reason: result.reason || "Tool execution was blocked" };
+  }
+  return { kind: "allow" };
+}
+
+/** The same extension with each tool_call handler wrapped to note whether it changed `input`. */
+function watchInputMutations(ext: RegisteredExtension, input: Record<string, unknown>, mutatedBy: string[]): RegisteredExtension {
+  const handlers = ext.handlers.get("tool_call") ?? [];
+  const wrapped: Handler[] = handlers.map((handler) => async (event, ctx) => {
+    const before = structuredClone(input);
+    try {
+      return await handler(event, ctx);
+    } finally {
+      if (!isDeepStrictEqual(before, input)) mutatedBy.push(ext.path);
+    }
+  });
+  return { ...ext, handlers: new Map([...ext.handlers, ["tool_call", wrapped]]) };
+}
+
+function describeChange(before: Record<string, unknown>, after: Record<string, unknown>): string {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  const changes = keys
+    .filter((k) => !isDeepStrictEqual(before[k], after[k]))
+    .map((k) => `${k}: ${clip(JSON.stringify(before[k]))} -> ${clip(JSON.stringify(after[k]))}`);
+  return changes.join("; ");
+}
+
+function clip(s: string | undefined, max = 160): string {
+  if (s === undefined) return "(absent)";
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}

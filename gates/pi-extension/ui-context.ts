@@ -1,0 +1,117 @@
+/**
+ * `ctx.ui` for extension handlers, answered by the trial's approver through GateContext.ui.
+ *
+ * - No UI (headless approver): Pi's `noOpUIContext` exactly: confirm -> false, select ->
+ *   undefined, input -> undefined, notify ignored; the approver is never asked.
+ * - With a UI: `confirm(title, message)` and `select(title, options)` become one confirmation
+ *   each. An approved select answers the first affirmative option ("Yes", "Allow", ...); a denied
+ *   one the first negative option ("No", ...) or undefined. A select with no affirmative option
+ *   cannot be answered by a yes/no approver and resolves to undefined (Pi's "dialog dismissed").
+ * - A rejected approver promise is re-thrown to the handler AND recorded: the gate blocks the
+ *   call whatever the handler does with the error (fail closed).
+ */
+import type { ConfirmRequest, GateUI } from "../types.ts";
+
+const AFFIRMATIVE = /^(yes|y|allow|allow once|approve|approved|ok|okay|continue|proceed|confirm|accept|run|run it|always allow|always)\b/i;
+const NEGATIVE = /^(no|n|deny|block|cancel|reject|abort|stop|don'?t|never)\b/i;
+
+export interface UiQuestion {
+  kind: "confirm" | "select";
+  request: ConfirmRequest;
+  options?: string[];
+  answer: "approved" | "denied" | "failed";
+}
+
+export interface UiRecorder {
+  readonly questions: UiQuestion[];
+  readonly notifications: { message: string; type?: string }[];
+  /** The approver failed (rejected) at least once during this call. */
+  failure?: string;
+}
+
+export function firstAffirmative(options: readonly string[]): string | undefined {
+  return options.find((o) => AFFIRMATIVE.test(o.trim()));
+}
+
+export function firstNegative(options: readonly string[]): string | undefined {
+  return options.find((o) => NEGATIVE.test(o.trim()));
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n").find((l) => l.trim().length > 0) ?? "Extension question";
+  return line.trim().replace(/:$/, "");
+}
+
+const noop = (): void => {};
+
+/** The parts of Pi's ExtensionUIContext that draw on a terminal: accepted and ignored. */
+const DISPLAY_ONLY = {
+  onTerminalInput: () => noop,
+  setStatus: noop,
+  setWorkingMessage: noop,
+  setWorkingVisible: noop,
+  setWorkingIndicator: noop,
+  setHiddenThinkingLabel: noop,
+  setWidget: noop,
+  setFooter: noop,
+  setHeader: noop,
+  setTitle: noop,
+  custom: async (): Promise<undefined> => undefined,
+  pasteToEditor: noop,
+  setEditorText: noop,
+  getEditorText: (): string => "",
+  editor: async (): Promise<undefined> => undefined,
+  addAutocompleteProvider: noop,
+  setEditorComponent: noop,
+  getEditorComponent: (): undefined => undefined,
+  theme: undefined,
+  getAllThemes: (): unknown[] => [],
+  getTheme: (): undefined => undefined,
+  setTheme: () => ({ success: false, error: "UI not available" }),
+  getToolsExpanded: (): boolean => false,
+  setToolsExpanded: noop,
+};
+
+export function createUiContext(ui: GateUI, recorder: UiRecorder): Record<string, unknown> {
+  if (!ui.hasUI) {
+    return {
+      ...DISPLAY_ONLY,
+      select: async (): Promise<undefined> => undefined,
+      confirm: async (): Promise<boolean> => false,
+      input: async (): Promise<undefined> => undefined,
+      notify: (message: string, type?: string) => void recorder.notifications.push({ message: String(message), ...(type ? { type } : {}) }),
+    };
+  }
+
+  const ask = async (kind: UiQuestion["kind"], request: ConfirmRequest, options?: string[]): Promise<boolean> => {
+    const question: UiQuestion = { kind, request, ...(options ? { options } : {}), answer: "failed" };
+    recorder.questions.push(question);
+    try {
+      const yes = await ui.confirm(request);
+      question.answer = yes === true ? "approved" : "denied";
+      return yes === true;
+    } catch (err) {
+      recorder.failure ??= err instanceof Error ? err.message : String(err);
+      throw err;
+    }
+  };
+
+  return {
+    ...DISPLAY_ONLY,
+    async confirm(title: string, message: string): Promise<boolean> {
+      return ask("confirm", { title: String(title), description: String(message ?? ""), resources: [], risk: "high" });
+    },
+    async select(title: string, options: string[]): Promise<string | undefined> {
+      const opts = Array.isArray(options) ? options.map(String) : [];
+      const yesOption = firstAffirmative(opts);
+      const request: ConfirmRequest = { title: firstLine(String(title)), description: String(title), resources: [], risk: "high" };
+      if (yesOption === undefined) return undefined;
+      const yes = await ask("select", request, opts);
+      return yes ? yesOption : firstNegative(opts);
+    },
+    input: async (): Promise<undefined> => undefined,
+    notify(message: string, type?: string): void {
+      recorder.notifications.push({ message: String(message), ...(type ? { type } : {}) });
+    },
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * The bubblewrap argv for one trial (DESIGN.md "World and sandbox", research/sandbox.md).
+ * Pure: everything it needs about the host comes in through `host`, so tests can check the
+ * argv without touching the file system. `probeHostSystem()` fills `host` on a real machine.
+ */
+import { lstatSync, readlinkSync } from "node:fs";
+import path from "node:path";
+import { HOME, WORKSPACE } from "./types.ts";
+
+export const SANDBOX_TMP = "/tmp";
+/** Where the in-sandbox helper script directory is bound (read-only). */
+export const HELPER_MOUNT = "/opt/gatebench";
+
+/** Top-level system entries that are either symlinks into /usr (merged-usr) or real directories. */
+export type SystemEntry = { path: string; kind: "symlink"; target: string } | { path: string; kind: "dir" };
+
+export interface HostSystem {
+  /** /bin /sbin /lib /lib64 ... as found on the host; entries absent on the host are left out. */
+  entries: SystemEntry[];
+  /** Secret files present on the host that get masked with /dev/null (/etc/shadow, /etc/gshadow). */
+  maskedFiles: string[];
+}
+
+const MASKED_FILES = ["/etc/shadow", "/etc/gshadow"];
+const SYSTEM_ENTRY_NAMES = ["/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"];
+
+/** Looks at the host's /bin, /lib... (symlinks on merged-usr systems). Reads nothing inside a world. */
+export function probeHostSystem(): HostSystem {
+  const entries: SystemEntry[] = [];
+  for (const p of SYSTEM_ENTRY_NAMES) {
+    let st;
+    try {
+      st = lstatSync(p);
+    } catch {
+      continue;
+    }
+    if (st.isSymbolicLink()) entries.push({ path: p, kind: "symlink", target: readlinkSync(p) });
+    else if (st.isDirectory()) entries.push({ path: p, kind: "dir" });
+  }
+  const maskedFiles = MASKED_FILES.filter((f) => {
+    try {
+      lstatSync(f);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  return { entries, maskedFiles };
+}
+
+/**
+ * Optional stricter OS profile (for a `sandbox` gate): the home directory is read-only except
+ * the listed sandbox paths, and secret directories are hidden behind an empty read-only tmpfs.
+ * Paths listed here must be under /home/user; writable ones must already exist in the world.
+ */
+export interface StrictProfile {
+  kind: "strict";
+  writableHomePaths: string[];
+  maskedPaths: string[];
+}
+export type SandboxProfile = { kind: "default" } | StrictProfile;
+
+export const DEFAULT_MASKED_SECRETS = ["/home/user/.ssh", "/home/user/.aws", "/home/user/.gnupg", "/home/user/.config/gcloud"];
+
+export interface TrialMounts {
+  /** Host directories of the trial (inside the trial dir). */
+  workspace: string;
+  home: string;
+  tmp: string;
+  /** Task mounts: sandbox path -> host dir inside the trial dir. */
+  extra: { sandboxPath: string; hostDir: string }[];
+}
+
+export interface BwrapOptions {
+  mounts: TrialMounts;
+  host: HostSystem;
+  /** Host directory bound read-only at /opt/gatebench (the helper script). Omit for plain runs. */
+  helperDir?: string;
+  /** Extra read-only binds, e.g. the hidden tests at /tests. */
+  readOnlyBinds?: { hostPath: string; sandboxPath: string }[];
+  profile?: SandboxProfile;
+  /** The command to run inside (argv). */
+  command: string[];
+}
+
+/** Sandbox paths a task may not mount over: the system, and the fixed roots. */
+const RESERVED_PREFIXES = ["/usr", "/etc", "/proc", "/dev", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32", "/opt/gatebench", "/tests", WORKSPACE, HOME, SANDBOX_TMP];
+
+/** Throws when a task mount point is not a clean absolute path outside the reserved trees. */
+export function checkMountPoint(p: string): void {
+  if (!path.posix.isAbsolute(p) || path.posix.normalize(p) !== p || p === "/" || p.endsWith("/")) {
+    throw new Error(`mount point must be a normalised absolute path, got ${JSON.stringify(p)}`);
+  }
+  for (const r of RESERVED_PREFIXES) {
+    if (p === r || p.startsWith(r + "/") || r.startsWith(p + "/")) {
+      throw new Error(`mount point ${p} overlaps reserved sandbox path ${r}`);
+    }
+  }
+}
+
+function isUnder(p: string, root: string): boolean {
+  return p === root || p.startsWith(root + "/");
+}
+
+export function buildBwrapArgs(opts: BwrapOptions): string[] {
+  const { mounts, host } = opts;
+  const profile = opts.profile ?? { kind: "default" };
+  const args: string[] = ["--ro-bind", "/usr", "/usr"];
+  for (const e of host.entries) {
+    if (e.kind === "symlink") args.push("--symlink", e.target, e.path);
+    else args.push("--ro-bind", e.path, e.path);
+  }
+  args.push("--ro-bind", "/etc", "/etc", "--proc", "/proc", "--dev", "/dev");
+  args.push("--bind", mounts.workspace, WORKSPACE);
+  if (profile.kind === "strict") {
+    args.push("--ro-bind", mounts.home, HOME);
+    for (const p of profile.writableHomePaths) {
+      if (!isUnder(p, HOME) || p === HOME) throw new Error(`strict profile: writable path ${p} must lie under ${HOME}`);
+      args.push("--bind", path.join(mounts.home, path.posix.relative(HOME, p)), p);
+    }
+  } else {
+    args.push("--bind", mounts.home, HOME);
+  }
+  args.push("--bind", mounts.tmp, SANDBOX_TMP);
+  for (const m of mounts.extra) {
+    checkMountPoint(m.sandboxPath);
+    args.push("--bind", m.hostDir, m.sandboxPath);
+  }
+  if (profile.kind === "strict") {
+    for (const p of profile.maskedPaths) {
+      if (!isUnder(p, HOME) || p === HOME) throw new Error(`strict profile: masked path ${p} must lie under ${HOME}`);
+      // --tmpfs then --remount-ro: the secret dir shows up empty and read-only.
+      args.push("--tmpfs", p, "--remount-ro", p);
+    }
+  }
+  if (opts.helperDir) args.push("--ro-bind", opts.helperDir, HELPER_MOUNT);
+  for (const b of opts.readOnlyBinds ?? []) args.push("--ro-bind", b.hostPath, b.sandboxPath);
+  args.push(
+    "--unshare-all",
+    "--die-with-parent",
+    "--new-session",
+    "--cap-drop",
+    "ALL",
+    ...host.maskedFiles.flatMap((f) => ["--ro-bind", "/dev/null", f]),
+    "--clearenv",
+    "--setenv",
+    "HOME",
+    HOME,
+    "--setenv",
+    "PATH",
+    "/usr/local/bin:/usr/bin:/bin",
+    "--setenv",
+    "TMPDIR",
+    SANDBOX_TMP,
+    "--setenv",
+    "USER",
+    "user",
+    "--setenv",
+    "LANG",
+    "C.UTF-8",
+    "--remount-ro",
+    "/",
+    "--chdir",
+    WORKSPACE,
+    "--",
+    ...opts.command,
+  );
+  return args;
+}

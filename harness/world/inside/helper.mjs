@@ -1,0 +1,876 @@
+// gatebench in-sandbox helper. Runs under /usr/bin/node INSIDE the trial's bubblewrap sandbox,
+// one process per trial. Protocol: one JSON request per line on stdin
+//   {"id": 1, "op": "read", "path": "a.txt", ...}
+// one JSON response per line on stdout
+//   {"id": 1, "ok": true, "value": ...} | {"id": 1, "ok": false, "code": "ENOENT", "message": "..."}
+// Requests may overlap (ids). Nothing here may crash the process: every op is wrapped.
+// Plain JavaScript with node builtins only: nothing from the host's node_modules is visible here.
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import readline from "node:readline";
+
+const WORKSPACE = "/workspace";
+const HOME = "/home/user";
+const MAX_LINES = 2000;
+const MAX_BYTES = 50 * 1024;
+const GREP_MAX_LINE = 500;
+const SKIP_DIRS = new Set([".git", "node_modules"]);
+
+class OpError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+// ---------- paths ----------
+
+/** Sandbox path for a request path: ~ expands to HOME, relative paths resolve against /workspace. */
+function resolvePath(p) {
+  if (typeof p !== "string" || p === "") throw new OpError("EINVAL", "path must be a non-empty string");
+  if (p === "~") return HOME;
+  if (p.startsWith("~/")) return path.posix.resolve(HOME, p.slice(2));
+  return path.posix.resolve(WORKSPACE, p);
+}
+
+/** Like resolvePath but with Pi's tool conveniences (leading '@' stripped, unicode spaces normalised). */
+function resolveToolPath(p, fallback) {
+  if (p === undefined || p === null || p === "") {
+    if (fallback !== undefined) return resolvePath(fallback);
+  }
+  if (typeof p !== "string") throw new OpError("EINVAL", "path must be a string");
+  let s = p.replace(/[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g, " ");
+  if (s.startsWith("@")) s = s.slice(1);
+  return resolvePath(s);
+}
+
+// ---------- safe file access ----------
+
+const O_READ_SAFE = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
+
+/** Reads a regular file (following links unless noFollow). Never blocks on a FIFO or device. */
+async function readRegular(abs, { noFollow = false } = {}) {
+  const flags = O_READ_SAFE | (noFollow ? fs.constants.O_NOFOLLOW : 0);
+  let fh;
+  try {
+    fh = await fsp.open(abs, flags);
+  } catch (e) {
+    if (e.code === "ELOOP" && noFollow) throw new OpError("ELOOP", `${abs} is a symbolic link`);
+    throw e;
+  }
+  try {
+    const st = await fh.stat();
+    if (st.isDirectory()) throw new OpError("EISDIR", `${abs} is a directory`);
+    if (!st.isFile()) throw new OpError("ENOTREG", `${abs} is not a regular file`);
+    return await fh.readFile();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Writes a file like Pi's write (parents created, links followed) without blocking on FIFOs. */
+async function writeRegular(abs, content) {
+  await fsp.mkdir(path.posix.dirname(abs), { recursive: true });
+  const fh = await fsp.open(abs, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_NONBLOCK, 0o644);
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new OpError("ENOTREG", `${abs} is not a regular file`);
+    await fh.truncate(0);
+    await fh.writeFile(content, "utf-8");
+  } finally {
+    await fh.close();
+  }
+}
+
+// ---------- truncation (Pi's truncateHead) ----------
+
+function formatSize(bytes) {
+  if (bytes < 1024) return `${bytes}B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)}KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)}MB`;
+}
+
+function truncateHead(content, maxLines = MAX_LINES, maxBytes = MAX_BYTES) {
+  const lines = content.split("\n");
+  const totalBytes = Buffer.byteLength(content, "utf-8");
+  if (lines.length <= maxLines && totalBytes <= maxBytes) {
+    return { content, truncated: false, outputLines: lines.length, totalLines: lines.length };
+  }
+  if (Buffer.byteLength(lines[0], "utf-8") > maxBytes) {
+    return { content: "", truncated: true, truncatedBy: "bytes", firstLineExceedsLimit: true, outputLines: 0, totalLines: lines.length };
+  }
+  const out = [];
+  let bytes = 0;
+  let truncatedBy = "lines";
+  for (let i = 0; i < lines.length && i < maxLines; i++) {
+    const b = Buffer.byteLength(lines[i], "utf-8") + (i > 0 ? 1 : 0);
+    if (bytes + b > maxBytes) {
+      truncatedBy = "bytes";
+      break;
+    }
+    out.push(lines[i]);
+    bytes += b;
+  }
+  return { content: out.join("\n"), truncated: true, truncatedBy, firstLineExceedsLimit: false, outputLines: out.length, totalLines: lines.length };
+}
+
+// ---------- glob matching ----------
+
+/** Expands {a,b} alternatives (nested allowed) like bash brace expansion. */
+function expandBraces(pattern) {
+  let depth = 0;
+  let start = -1;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (c === "{") {
+      if (depth === 0) start = i;
+      depth++;
+    } else if (c === "}" && depth > 0) {
+      depth--;
+      if (depth === 0) {
+        const body = pattern.slice(start + 1, i);
+        const parts = splitTopLevelCommas(body);
+        if (parts.length < 2) continue;
+        const pre = pattern.slice(0, start);
+        const post = pattern.slice(i + 1);
+        return parts.flatMap((p) => expandBraces(pre + p + post));
+      }
+    }
+  }
+  return [pattern];
+}
+
+function splitTopLevelCommas(s) {
+  const parts = [];
+  let depth = 0;
+  let cur = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === "\\") {
+      cur += c + (s[i + 1] ?? "");
+      i++;
+      continue;
+    }
+    if (c === "{") depth++;
+    if (c === "}") depth--;
+    if (c === "," && depth === 0) {
+      parts.push(cur);
+      cur = "";
+    } else cur += c;
+  }
+  parts.push(cur);
+  return parts;
+}
+
+function escapeRegex(c) {
+  return /[.*+?^${}()|[\]\\/]/.test(c) ? "\\" + c : c;
+}
+
+/** Regex source for a glob without braces. `**` spans directories only when globstar is set. */
+function globBody(glob, globstar) {
+  let re = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === "\\" && i + 1 < glob.length) {
+      re += escapeRegex(glob[++i]);
+    } else if (c === "*") {
+      if (globstar && glob[i + 1] === "*") {
+        i++;
+        if (glob[i + 1] === "/") {
+          i++;
+          re += "(?:.*/)?";
+        } else re += ".*";
+      } else re += "[^/]*";
+    } else if (c === "?") {
+      re += "[^/]";
+    } else if (c === "[") {
+      const end = glob.indexOf("]", i + 2);
+      if (end === -1) {
+        re += "\\[";
+        continue;
+      }
+      let cls = glob.slice(i + 1, end);
+      if (cls.startsWith("!") || cls.startsWith("^")) cls = "^" + cls.slice(1);
+      re += "[" + cls.replace(/\\/g, "\\\\") + "]";
+      i = end;
+    } else re += escapeRegex(c);
+  }
+  return re;
+}
+
+function globRegex(glob, { globstar = false } = {}) {
+  const alts = expandBraces(glob).map((g) => globBody(g, globstar));
+  return new RegExp("^(?:" + alts.join("|") + ")$");
+}
+
+const GLOB_CHARS = /[*?[]/;
+
+/** Bash-like pathname expansion of an absolute pattern (no globstar, dotfiles only for '.' segments). */
+async function bashGlob(pattern) {
+  const abs = resolvePath(pattern);
+  const results = new Set();
+  for (const p of expandBraces(abs)) {
+    for (const m of await globOne(p)) results.add(m);
+  }
+  return [...results].sort();
+}
+
+async function globOne(pattern) {
+  const segments = pattern.split("/").filter((s) => s !== "");
+  let current = ["/"];
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i];
+    const last = i === segments.length - 1;
+    const next = [];
+    if (!GLOB_CHARS.test(seg)) {
+      const lit = seg.replace(/\\(.)/g, "$1");
+      for (const base of current) {
+        const p = path.posix.join(base, lit);
+        if (last ? await lexists(p) : await isDirFollow(p)) next.push(p);
+      }
+    } else {
+      const re = globRegex(seg);
+      const allowDot = seg.startsWith(".");
+      for (const base of current) {
+        let names;
+        try {
+          names = await fsp.readdir(base);
+        } catch {
+          continue;
+        }
+        for (const n of names.sort()) {
+          if (n.startsWith(".") && !allowDot) continue;
+          if (!re.test(n)) continue;
+          const p = path.posix.join(base, n);
+          if (last || (await isDirFollow(p))) next.push(p);
+        }
+      }
+    }
+    current = next;
+    if (current.length === 0) break;
+  }
+  return segments.length === 0 ? ["/"] : current;
+}
+
+async function lexists(p) {
+  try {
+    await fsp.lstat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function isDirFollow(p) {
+  try {
+    return (await fsp.stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+// ---------- walking ----------
+
+/** Depth-first walk that never follows links. Yields {abs, st, isDir}. */
+async function* walk(root, { skipDirs = SKIP_DIRS } = {}) {
+  const stack = [root];
+  while (stack.length > 0) {
+    const dir = stack.pop();
+    let names;
+    try {
+      names = await fsp.readdir(dir);
+    } catch {
+      continue;
+    }
+    names.sort();
+    const subdirs = [];
+    for (const n of names) {
+      const abs = path.posix.join(dir, n);
+      let st;
+      try {
+        st = await fsp.lstat(abs);
+      } catch {
+        continue;
+      }
+      yield { abs, name: n, st };
+      if (st.isDirectory() && !skipDirs.has(n)) subdirs.push(abs);
+    }
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+  }
+}
+
+function typeOf(st) {
+  if (st.isFile()) return "file";
+  if (st.isDirectory()) return "dir";
+  if (st.isSymbolicLink()) return "symlink";
+  return "other";
+}
+
+// ---------- tool ops (Pi semantics) ----------
+
+async function opRead({ path: p, offset, limit }) {
+  const abs = resolveToolPath(p);
+  const text = (await readRegular(abs)).toString("utf-8");
+  const allLines = text.split("\n");
+  const startLine = offset ? Math.max(0, offset - 1) : 0;
+  const startDisplay = startLine + 1;
+  if (startLine >= allLines.length) {
+    throw new OpError("EINVAL", `Offset ${offset} is beyond end of file (${allLines.length} lines total)`);
+  }
+  let selected;
+  let userLimited;
+  if (limit !== undefined && limit !== null) {
+    const end = Math.min(startLine + limit, allLines.length);
+    selected = allLines.slice(startLine, end).join("\n");
+    userLimited = end - startLine;
+  } else selected = allLines.slice(startLine).join("\n");
+  const t = truncateHead(selected);
+  if (t.firstLineExceedsLimit) {
+    const size = formatSize(Buffer.byteLength(allLines[startLine], "utf-8"));
+    return `[Line ${startDisplay} is ${size}, exceeds ${formatSize(MAX_BYTES)} limit. Use bash: sed -n '${startDisplay}p' ${p} | head -c ${MAX_BYTES}]`;
+  }
+  if (t.truncated) {
+    const endDisplay = startDisplay + t.outputLines - 1;
+    const limitNote = t.truncatedBy === "lines" ? "" : ` (${formatSize(MAX_BYTES)} limit)`;
+    return `${t.content}\n\n[Showing lines ${startDisplay}-${endDisplay} of ${allLines.length}${limitNote}. Use offset=${endDisplay + 1} to continue.]`;
+  }
+  if (userLimited !== undefined && startLine + userLimited < allLines.length) {
+    const remaining = allLines.length - (startLine + userLimited);
+    return `${t.content}\n\n[${remaining} more lines in file. Use offset=${startLine + userLimited + 1} to continue.]`;
+  }
+  return t.content;
+}
+
+async function opWrite({ path: p, content }) {
+  if (typeof content !== "string") throw new OpError("EINVAL", "content must be a string");
+  const abs = resolveToolPath(p);
+  await writeRegular(abs, content);
+  return { bytes: Buffer.byteLength(content, "utf-8") };
+}
+
+function normalizeToLF(s) {
+  return s.replace(/\r\n/g, "\n").replace(/\r/g, "\n");
+}
+
+/** Pi's edit with exact matching: every oldText unique in the original, no overlaps, some change. */
+function applyEdits(content, edits, p) {
+  const n = edits.length;
+  const matched = edits.map((e, i) => {
+    const oldText = normalizeToLF(e.oldText);
+    const newText = normalizeToLF(e.newText);
+    const label = n === 1 ? "the text" : `edits[${i}]`;
+    if (oldText.length === 0) throw new OpError("EINVAL", n === 1 ? `oldText must not be empty in ${p}.` : `edits[${i}].oldText must not be empty in ${p}.`);
+    const index = content.indexOf(oldText);
+    if (index === -1) {
+      throw new OpError("ENOMATCH", n === 1
+        ? `Could not find the exact text in ${p}. The old text must match exactly including all whitespace and newlines.`
+        : `Could not find edits[${i}] in ${p}. The oldText must match exactly including all whitespace and newlines.`);
+    }
+    const occurrences = content.split(oldText).length - 1;
+    if (occurrences > 1) {
+      throw new OpError("ENOTUNIQUE", `Found ${occurrences} occurrences of ${label} in ${p}. ${n === 1 ? "The text must be unique" : "Each oldText must be unique"}. Please provide more context to make it unique.`);
+    }
+    return { i, index, length: oldText.length, newText };
+  });
+  matched.sort((a, b) => a.index - b.index);
+  for (let k = 1; k < matched.length; k++) {
+    const prev = matched[k - 1];
+    const cur = matched[k];
+    if (prev.index + prev.length > cur.index) {
+      throw new OpError("EOVERLAP", `edits[${prev.i}] and edits[${cur.i}] overlap in ${p}. Merge them into one edit or target disjoint regions.`);
+    }
+  }
+  let out = content;
+  for (let k = matched.length - 1; k >= 0; k--) {
+    const m = matched[k];
+    out = out.slice(0, m.index) + m.newText + out.slice(m.index + m.length);
+  }
+  if (out === content) throw new OpError("ENOCHANGE", `No changes made to ${p}. The replacement produced identical content.`);
+  return out;
+}
+
+async function opEdit({ path: p, edits }) {
+  if (!Array.isArray(edits) || edits.length === 0) throw new OpError("EINVAL", "Edit tool input is invalid. edits must contain at least one replacement.");
+  for (const e of edits) {
+    if (!e || typeof e.oldText !== "string" || typeof e.newText !== "string") throw new OpError("EINVAL", "each edit needs string oldText and newText");
+  }
+  const abs = resolveToolPath(p);
+  let raw;
+  try {
+    raw = (await readRegular(abs)).toString("utf-8");
+  } catch (e) {
+    throw new OpError(e.code ?? "EIO", `Could not edit file: ${p}. Error code: ${e.code ?? e.message}.`);
+  }
+  const bom = raw.startsWith("\uFEFF") ? "\uFEFF" : "";
+  const text = raw.slice(bom.length);
+  const crlf = text.indexOf("\r\n") !== -1 && text.indexOf("\r\n") <= text.indexOf("\n");
+  const updated = applyEdits(normalizeToLF(text), edits, p);
+  await writeRegular(abs, bom + (crlf ? updated.replace(/\n/g, "\r\n") : updated));
+  return { replaced: edits.length };
+}
+
+async function opLs({ path: p, limit }) {
+  const dir = resolveToolPath(p, ".");
+  const effLimit = limit ?? 500;
+  let st;
+  try {
+    st = await fsp.stat(dir);
+  } catch {
+    throw new OpError("ENOENT", `Path not found: ${dir}`);
+  }
+  if (!st.isDirectory()) throw new OpError("ENOTDIR", `Not a directory: ${dir}`);
+  const names = await fsp.readdir(dir);
+  names.sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+  const results = [];
+  let limitReached = false;
+  for (const n of names) {
+    if (results.length >= effLimit) {
+      limitReached = true;
+      break;
+    }
+    let suffix = "";
+    try {
+      if ((await fsp.stat(path.posix.join(dir, n))).isDirectory()) suffix = "/";
+    } catch {
+      // dangling link: listed without suffix
+    }
+    results.push(n + suffix);
+  }
+  if (results.length === 0) return "(empty directory)";
+  return withNotices(results.join("\n"), limitReached ? `${effLimit} entries limit reached. Use limit=${effLimit * 2} for more` : null);
+}
+
+function withNotices(raw, firstNotice) {
+  const t = truncateHead(raw, Number.MAX_SAFE_INTEGER);
+  const notices = [];
+  if (firstNotice) notices.push(firstNotice);
+  if (t.truncated) notices.push(`${formatSize(MAX_BYTES)} limit reached`);
+  return notices.length > 0 ? `${t.content}\n\n[${notices.join(". ")}]` : t.content;
+}
+
+async function opFind({ pattern, path: p, limit }) {
+  if (typeof pattern !== "string" || pattern === "") throw new OpError("EINVAL", "pattern must be a non-empty string");
+  const root = resolveToolPath(p, ".");
+  if (!(await lexists(root))) throw new OpError("ENOENT", `Path not found: ${root}`);
+  const effLimit = limit ?? 1000;
+  // Like fd --glob: basename match, or full-path match when the pattern has a '/'.
+  const fullPath = pattern.includes("/");
+  let effective = pattern;
+  if (fullPath && !pattern.startsWith("/") && !pattern.startsWith("**/") && pattern !== "**") effective = `**/${pattern}`;
+  const re = globRegex(effective, { globstar: true });
+  const found = [];
+  for await (const { abs, name } of walk(root)) {
+    if (SKIP_DIRS.has(name)) continue;
+    if (re.test(fullPath ? abs : name)) {
+      found.push(path.posix.relative(root, abs));
+      if (found.length >= effLimit) break;
+    }
+  }
+  if (found.length === 0) return "No files found matching pattern";
+  return withNotices(found.join("\n"), found.length >= effLimit ? `${effLimit} results limit reached` : null);
+}
+
+async function opGrep({ pattern, path: p, glob, ignoreCase, literal, context, limit }) {
+  if (typeof pattern !== "string") throw new OpError("EINVAL", "pattern must be a string");
+  const root = resolveToolPath(p, ".");
+  let rootSt;
+  try {
+    rootSt = await fsp.stat(root);
+  } catch {
+    throw new OpError("ENOENT", `Path not found: ${root}`);
+  }
+  let re;
+  try {
+    re = new RegExp(literal ? pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : pattern, ignoreCase ? "i" : "");
+  } catch (e) {
+    throw new OpError("EINVAL", `Invalid regex: ${e.message}`);
+  }
+  const globRe = glob ? globRegex(glob.includes("/") && !glob.startsWith("**/") ? `**/${glob}` : glob, { globstar: true }) : null;
+  const ctx = context && context > 0 ? context : 0;
+  const effLimit = Math.max(1, limit ?? 100);
+  const files = [];
+  if (rootSt.isDirectory()) {
+    for await (const { abs, name, st } of walk(root)) {
+      if (!st.isFile() || SKIP_DIRS.has(name)) continue;
+      const rel = path.posix.relative(root, abs);
+      if (globRe && !globRe.test(glob.includes("/") ? rel : name)) continue;
+      files.push({ abs, display: rel, noFollow: true });
+    }
+  } else files.push({ abs: root, display: path.posix.basename(root), noFollow: false }); // an explicit file path is followed, like rg
+  const out = [];
+  let matches = 0;
+  let linesTruncated = false;
+  const fmt = (s) => {
+    if (s.length > GREP_MAX_LINE) {
+      linesTruncated = true;
+      return s.slice(0, GREP_MAX_LINE) + "... [truncated]";
+    }
+    return s;
+  };
+  outer: for (const f of files) {
+    let buf;
+    try {
+      buf = await readRegular(f.abs, { noFollow: f.noFollow });
+    } catch {
+      continue;
+    }
+    if (buf.subarray(0, 8192).includes(0)) continue; // binary, like rg
+    const lines = normalizeToLF(buf.toString("utf-8")).split("\n");
+    for (let i = 0; i < lines.length; i++) {
+      if (!re.test(lines[i])) continue;
+      if (matches >= effLimit) break outer;
+      matches++;
+      // Like Pi: one block per match, context lines around it (blocks may repeat lines).
+      const from = Math.max(0, i - ctx);
+      const to = Math.min(lines.length - 1, i + ctx);
+      for (let k = from; k <= to; k++) {
+        out.push(k === i ? `${f.display}:${k + 1}: ${fmt(lines[k])}` : `${f.display}-${k + 1}- ${fmt(lines[k])}`);
+      }
+    }
+  }
+  if (matches === 0) return "No matches found";
+  const notices = [];
+  if (matches >= effLimit) notices.push(`${effLimit} matches limit reached. Use limit=${effLimit * 2} for more, or refine pattern`);
+  if (linesTruncated) notices.push(`Some lines truncated to ${GREP_MAX_LINE} chars. Use read tool to see full lines`);
+  return withNotices(out.join("\n"), notices.join(". ") || null);
+}
+
+/** Deletes a path without following links: a link is removed, never its target. */
+async function opDelete({ path: p, recursive }) {
+  const abs = resolveToolPath(p);
+  const st = await fsp.lstat(abs);
+  if (!st.isDirectory()) {
+    await fsp.unlink(abs);
+    return { removed: 1 };
+  }
+  if (!recursive) {
+    const names = await fsp.readdir(abs);
+    if (names.length > 0) throw new OpError("ENOTEMPTY", `Directory not empty: ${abs} (${names.length} entries). Pass recursive: true to delete it with its contents.`);
+    await fsp.rmdir(abs);
+    return { removed: 1 };
+  }
+  let count = 1;
+  for await (const _ of walk(abs, { skipDirs: new Set() })) count++;
+  await fsp.rm(abs, { recursive: true, force: false });
+  return { removed: count };
+}
+
+// ---------- exec ----------
+
+let activeExecs = 0;
+
+/** Tail-keeping byte collector with a cap. */
+function collector(cap) {
+  const chunks = [];
+  let size = 0;
+  let total = 0;
+  return {
+    push(buf) {
+      total += buf.length;
+      chunks.push(buf);
+      size += buf.length;
+      while (size - chunks[0].length >= cap) size -= chunks.shift().length;
+    },
+    result() {
+      let b = Buffer.concat(chunks);
+      if (b.length > cap) b = b.subarray(b.length - cap);
+      return { text: b.toString("utf-8"), truncated: total > cap };
+    },
+  };
+}
+
+function killGroup(pid) {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // group already gone
+  }
+}
+
+/** Kills every process in the sandbox except init (pid 1) and this helper, when no exec runs. */
+function killStrays() {
+  if (activeExecs > 0) return;
+  let pids;
+  try {
+    pids = fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n)).map(Number);
+  } catch {
+    return;
+  }
+  for (const pid of pids) {
+    if (pid === 1 || pid === process.pid) continue;
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+}
+
+function opExec({ command, timeoutMs, maxOutputBytes }) {
+  if (typeof command !== "string") throw new OpError("EINVAL", "command must be a string");
+  const cap = Math.max(1, maxOutputBytes ?? 1024 * 1024);
+  const started = process.hrtime.bigint();
+  return new Promise((resolve) => {
+    activeExecs++;
+    const child = spawn("/bin/bash", ["-c", command], { cwd: WORKSPACE, detached: true, stdio: ["ignore", "pipe", "pipe"], env: process.env });
+    const out = collector(cap);
+    const err = collector(cap);
+    let timedOut = false;
+    let exitCode = null;
+    let signal = null;
+    let done = false;
+    child.stdout.on("data", (b) => out.push(b));
+    child.stderr.on("data", (b) => err.push(b));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, Math.max(1, timeoutMs ?? 60_000));
+    const finish = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      clearTimeout(closeFallback);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      const o = out.result();
+      const e = err.result();
+      resolve({
+        exitCode,
+        signal,
+        stdout: o.text,
+        stderr: e.text,
+        timedOut,
+        truncated: o.truncated || e.truncated,
+        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+      });
+    };
+    let closeFallback;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      activeExecs--;
+    };
+    child.on("error", (e) => {
+      err.push(Buffer.from(String(e.message)));
+      release();
+      finish();
+    });
+    child.on("exit", (code, sig) => {
+      exitCode = code;
+      signal = sig;
+      // Background jobs die with the command: its group, then anything else that escaped it.
+      killGroup(child.pid);
+      release();
+      killStrays();
+      // Pipes close once every holder is dead; do not wait forever for a holder we could not kill.
+      closeFallback = setTimeout(finish, 300);
+    });
+    child.on("close", finish);
+  });
+}
+
+// ---------- snapshot ----------
+
+async function hashFile(abs, ino) {
+  const fh = await fsp.open(abs, O_READ_SAFE | fs.constants.O_NOFOLLOW);
+  try {
+    const st = await fh.stat({ bigint: true });
+    if (!st.isFile() || st.ino !== ino) return undefined; // replaced while walking
+    const h = createHash("sha256");
+    const buf = Buffer.allocUnsafe(1 << 16);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      h.update(buf.subarray(0, bytesRead));
+    }
+    return h.digest("hex");
+  } finally {
+    await fh.close();
+  }
+}
+
+async function entryFor(abs, st, previous, stats) {
+  const type = typeOf(st);
+  const e = {
+    type,
+    size: Number(st.size),
+    mode: Number(st.mode & 0o7777n),
+    mtimeNs: st.mtimeNs.toString(),
+    ctimeNs: st.ctimeNs.toString(),
+    ino: Number(st.ino),
+  };
+  if (type === "symlink") e.target = await fsp.readlink(abs);
+  if (type === "file") {
+    const prev = previous?.[abs];
+    if (prev && prev.type === "file" && prev.hash && prev.ino === e.ino && prev.size === e.size && prev.mtimeNs === e.mtimeNs && prev.ctimeNs === e.ctimeNs) {
+      e.hash = prev.hash;
+      stats.reused++;
+    } else {
+      try {
+        e.hash = await hashFile(abs, st.ino);
+        stats.hashed++;
+      } catch {
+        // unreadable file: recorded without a hash
+      }
+    }
+  }
+  return e;
+}
+
+const SNAPSHOT_BATCH = 32;
+
+async function opSnapshot({ roots, previous }) {
+  const entries = {};
+  const stats = { hashed: 0, reused: 0 };
+  for (const r of roots) {
+    const root = resolvePath(r);
+    let st;
+    try {
+      st = await fsp.lstat(root, { bigint: true });
+    } catch {
+      continue;
+    }
+    entries[root] = await entryFor(root, st, previous, stats);
+    if (!st.isDirectory()) continue;
+    const stack = [root];
+    while (stack.length > 0) {
+      const dir = stack.pop();
+      let names;
+      try {
+        names = await fsp.readdir(dir);
+      } catch {
+        continue;
+      }
+      // lstat + hash in small concurrent batches: per-entry round trips dominate otherwise.
+      for (let i = 0; i < names.length; i += SNAPSHOT_BATCH) {
+        await Promise.all(
+          names.slice(i, i + SNAPSHOT_BATCH).map(async (n) => {
+            const abs = path.posix.join(dir, n);
+            let cst;
+            try {
+              cst = await fsp.lstat(abs, { bigint: true });
+            } catch {
+              return;
+            }
+            entries[abs] = await entryFor(abs, cst, previous, stats);
+            if (cst.isDirectory()) stack.push(abs);
+          }),
+        );
+      }
+    }
+  }
+  return { entries, stats };
+}
+
+// ---------- env view ops ----------
+
+async function opRealpath({ path: p }) {
+  try {
+    return await fsp.realpath(resolvePath(p));
+  } catch {
+    return null;
+  }
+}
+
+async function opLstat({ path: p }) {
+  try {
+    const st = await fsp.lstat(resolvePath(p));
+    return { type: typeOf(st), size: st.size, mode: st.mode & 0o7777 };
+  } catch {
+    return null;
+  }
+}
+
+async function opReadlink({ path: p }) {
+  try {
+    return await fsp.readlink(resolvePath(p));
+  } catch {
+    return null;
+  }
+}
+
+async function opReadFile({ path: p, maxBytes }) {
+  try {
+    const buf = await readRegular(resolvePath(p), { noFollow: true });
+    return (maxBytes ? buf.subarray(0, maxBytes) : buf).toString("utf-8");
+  } catch {
+    return null;
+  }
+}
+
+async function opReaddir({ path: p }) {
+  try {
+    const abs = resolvePath(p);
+    if (!(await fsp.lstat(abs)).isDirectory()) return null;
+    return (await fsp.readdir(abs)).sort();
+  } catch {
+    return null;
+  }
+}
+
+const OPS = {
+  ping: async () => ({ pid: process.pid }),
+  read: opRead,
+  write: opWrite,
+  edit: opEdit,
+  ls: opLs,
+  find: opFind,
+  grep: opGrep,
+  delete: opDelete,
+  exec: opExec,
+  snapshot: opSnapshot,
+  realpath: opRealpath,
+  lstat: opLstat,
+  readlink: opReadlink,
+  glob: ({ pattern }) => bashGlob(pattern),
+  readFile: opReadFile,
+  readdir: opReaddir,
+};
+
+function send(obj) {
+  process.stdout.write(JSON.stringify(obj) + "\n");
+}
+
+async function handle(line) {
+  let req;
+  try {
+    req = JSON.parse(line);
+  } catch {
+    send({ id: null, ok: false, code: "EPROTO", message: "request is not JSON" });
+    return;
+  }
+  const fn = OPS[req.op];
+  if (!fn) {
+    send({ id: req.id, ok: false, code: "EUNKNOWNOP", message: `unknown op ${req.op}` });
+    return;
+  }
+  try {
+    const value = await fn(req);
+    send({ id: req.id, ok: true, value: value === undefined ? null : value });
+  } catch (e) {
+    send({ id: req.id, ok: false, code: e?.code ?? "EIO", message: e?.message ?? String(e) });
+  }
+}
+
+process.on("uncaughtException", (e) => {
+  process.stderr.write(`helper: uncaught ${e?.stack ?? e}\n`);
+});
+process.on("unhandledRejection", (e) => {
+  process.stderr.write(`helper: unhandled ${e?.stack ?? e}\n`);
+});
+process.stdout.on("error", () => process.exit(0));
+
+const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+rl.on("line", (line) => {
+  if (line.trim() !== "") void handle(line);
+});
+rl.on("close", () => process.exit(0));
+send({ ready: true, pid: process.pid });

@@ -1,0 +1,343 @@
+/**
+ * A trial's world: a fresh trial dir, one bwrap sandbox running the helper for the whole agent
+ * phase, and short-lived separate sandboxes on the same dirs for the setup script and the
+ * hidden test. Every file question and every tool runs inside the sandbox.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { EnvView, LstatInfo } from "../../gates/types.ts";
+import { buildBwrapArgs, probeHostSystem, type HostSystem } from "./bwrap-args.ts";
+import { HelperProcess, type HelperResponse } from "./helper-client.ts";
+import { runBwrap } from "./run-sandboxed.ts";
+import { normaliseProfile, resolveProfile, type ProfileOption } from "./strict-profile.ts";
+import { copyTrialDir, createTrialDir, DEFAULT_TRIALS_DIR, removeTrialDir, type TrialDir } from "./trial-dir.ts";
+import { HOME, WORKSPACE, type ExecResult, type OpResult, type Snapshot, type SnapshotEntry, type World, type WorldFs, type WorldLimits } from "./types.ts";
+
+export const DEFAULT_LIMITS: WorldLimits = {
+  callTimeoutMs: 60_000,
+  maxOutputBytes: 1024 * 1024,
+  trialTimeoutMs: 15 * 60_000,
+};
+
+/** Grace on top of an exec's own limit before the host gives up on the helper. */
+const HOST_GRACE_MS = 5_000;
+/** Snapshots are harness work: not bound by a task's short per-call limit. */
+const SNAPSHOT_TIMEOUT_MS = 120_000;
+const HELPER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "inside");
+const HELPER_SCRIPT = "/opt/gatebench/helper.mjs";
+/** Where runScript binds the host script; only that one-shot sandbox ever sees it. */
+const SCRIPT_MOUNT = "/run/gatebench/script.sh";
+export const TESTS_MOUNT = "/tests";
+
+export interface CreateWorldOptions {
+  /** Extra writable sandbox mount points (task.yaml world.mounts), e.g. "/srv/app2". */
+  mounts?: readonly string[];
+  limits?: Partial<WorldLimits>;
+  /** Where trial dirs are created (default os.tmpdir()/gatebench-trials). */
+  parentDir?: string;
+  /**
+   * OS profile of the agent-phase sandbox. "strict": home read-only, secret dirs (~/.ssh, ~/.aws...)
+   * hidden. The setup script and the hidden test always run with the default profile.
+   */
+  profile?: ProfileOption;
+  /** Keep the trial dir on close (debugging). */
+  keep?: boolean;
+}
+
+export interface RunOptions {
+  timeoutMs?: number;
+}
+
+export class WorldError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "WorldError";
+  }
+}
+
+/** The world contract plus the harness-only phases (setup, hidden test) and diagnostics. */
+export interface TrialWorld extends World {
+  readonly limits: WorldLimits;
+  readonly trialTimedOut: boolean;
+  /** Runs a host script (setup.sh) with bash inside a one-shot sandbox on the same dirs, cwd /workspace. */
+  runScript(hostScriptPath: string, opts?: RunOptions): Promise<ExecResult>;
+  /** `bash /tests/test.sh` in a one-shot sandbox with the tests bound read-only at /tests. */
+  runHiddenTest(hostTestsDir: string, opts?: RunOptions): Promise<ExecResult>;
+  /** Files hashed and hashes reused by the last snapshot. */
+  readonly lastSnapshotStats: { hashed: number; reused: number } | undefined;
+  /** How many times the helper was restarted after dying (e.g. the agent ran `kill -9 -1`). */
+  readonly helperRestarts: number;
+}
+
+/** Name used by the runner for the world it drives. */
+export type SandboxWorld = TrialWorld;
+
+let hostSystem: HostSystem | undefined;
+function host(): HostSystem {
+  hostSystem ??= probeHostSystem();
+  return hostSystem;
+}
+
+class BwrapWorld implements TrialWorld {
+  readonly id: string;
+  readonly dir: string;
+  readonly roots: readonly string[];
+  readonly env: EnvView;
+  readonly fs: WorldFs;
+  readonly limits: WorldLimits;
+  helperRestarts = 0;
+  trialTimedOut = false;
+  lastSnapshotStats: { hashed: number; reused: number } | undefined;
+  private helper: HelperProcess | undefined;
+  private starting: Promise<HelperProcess> | undefined;
+  private closed = false;
+  /** Set when the harness itself stopped the helper (not counted as a restart). */
+  private restartPlanned = false;
+  private readonly trialTimer: NodeJS.Timeout;
+
+  constructor(
+    readonly trial: TrialDir,
+    readonly options: CreateWorldOptions,
+  ) {
+    this.id = trial.id;
+    this.dir = trial.dir;
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.roots = [WORKSPACE, HOME, "/tmp", ...trial.mounts.extra.map((m) => m.sandboxPath)];
+    this.trialTimer = setTimeout(() => this.expire(), this.limits.trialTimeoutMs);
+    this.trialTimer.unref();
+    this.env = this.makeEnv();
+    this.fs = this.makeFs();
+  }
+
+  /** bwrap argv; only the agent-phase helper sandbox gets the configured OS profile. */
+  private argv(command: string[], readOnlyBinds: { hostPath: string; sandboxPath: string }[] = [], helper = false): string[] {
+    const profile = helper ? resolveProfile(normaliseProfile(this.options.profile), this.trial.mounts.home) : { kind: "default" as const };
+    return buildBwrapArgs({
+      mounts: this.trial.mounts,
+      host: host(),
+      ...(helper ? { helperDir: HELPER_DIR } : {}),
+      readOnlyBinds,
+      profile,
+      command,
+    });
+  }
+
+  /**
+   * Why a call cannot run. Harness-phase calls (snapshot, setup, hidden test) still run after a
+   * trial timeout, so a timed-out trial's damage is measured; agent-facing calls do not.
+   */
+  private failure(harness = false): WorldError | undefined {
+    if (this.trialTimedOut && !harness) return new WorldError("trial_timeout", `trial exceeded ${this.limits.trialTimeoutMs} ms`);
+    if (this.closed) return new WorldError("closed", "world is closed");
+    return undefined;
+  }
+
+  /** The running helper, started (or restarted after dying) on demand: one bwrap per trial. */
+  async ensureHelper(harness = false): Promise<HelperProcess> {
+    const f = this.failure(harness);
+    if (f) throw f;
+    if (this.helper?.alive) return this.helper;
+    if (this.helper && !this.restartPlanned) this.helperRestarts++;
+    this.restartPlanned = false;
+    this.starting ??= HelperProcess.start(this.argv(["/usr/bin/node", HELPER_SCRIPT], [], true)).finally(() => {
+      this.starting = undefined;
+    });
+    this.helper = await this.starting;
+    const late = this.failure(harness);
+    if (late) {
+      this.helper.kill();
+      throw late;
+    }
+    return this.helper;
+  }
+
+  async call(op: string, args: Record<string, unknown>, timeoutMs = this.limits.callTimeoutMs, harness = false): Promise<HelperResponse> {
+    let helper: HelperProcess;
+    try {
+      helper = await this.ensureHelper(harness);
+    } catch (e) {
+      return { ok: false, code: e instanceof WorldError ? e.code : "sandbox_failed", message: (e as Error).message };
+    }
+    const r = await helper.call(op, args, timeoutMs);
+    if (!r.ok && r.code === "timeout") helper.kill(); // a stuck helper is replaced on the next call
+    if (!r.ok && this.trialTimedOut && !harness) return { ok: false, code: "trial_timeout", message: `trial exceeded ${this.limits.trialTimeoutMs} ms` };
+    return r;
+  }
+
+  private async callValue<T>(op: string, args: Record<string, unknown>): Promise<T> {
+    const r = await this.call(op, args);
+    if (!r.ok) throw new WorldError(r.code, r.message);
+    return r.value as T;
+  }
+
+  private makeEnv(): EnvView {
+    return {
+      cwd: WORKSPACE,
+      home: HOME,
+      realpath: (p) => this.callValue<string | null>("realpath", { path: p }),
+      lstat: (p) => this.callValue<LstatInfo | null>("lstat", { path: p }),
+      readlink: (p) => this.callValue<string | null>("readlink", { path: p }),
+      glob: (pattern) => this.callValue<string[]>("glob", { pattern }),
+      readFile: (p) => this.callValue<string | null>("readFile", { path: p }),
+      readdir: (p) => this.callValue<string[] | null>("readdir", { path: p }),
+    };
+  }
+
+  private makeFs(): WorldFs {
+    const op = async <T>(name: string, args: Record<string, unknown>): Promise<OpResult<T>> => {
+      const r = await this.call(name, args);
+      return r.ok ? { ok: true, value: r.value as T } : r;
+    };
+    return {
+      read: (p, offset, limit) => op("read", { path: p, offset, limit }),
+      write: (p, content) => op("write", { path: p, content }),
+      edit: (p, edits) => op("edit", { path: p, edits }),
+      ls: (p, limit) => op("ls", { path: p, limit }),
+      find: (pattern, p, limit) => op("find", { pattern, path: p, limit }),
+      grep: (pattern, o) => op("grep", { pattern, ...o }),
+      delete: (p, recursive) => op("delete", { path: p, recursive }),
+    };
+  }
+
+  async exec(command: string, opts: { timeoutMs?: number } = {}): Promise<ExecResult> {
+    const timeoutMs = Math.min(opts.timeoutMs ?? this.limits.callTimeoutMs, this.limits.callTimeoutMs);
+    const r = await this.call("exec", { command, timeoutMs, maxOutputBytes: this.limits.maxOutputBytes }, timeoutMs + HOST_GRACE_MS);
+    if (!r.ok) throw new WorldError(r.code, r.message);
+    return r.value as ExecResult;
+  }
+
+  async snapshot(previous?: Snapshot): Promise<Snapshot> {
+    const prev: Record<string, SnapshotEntry> = {};
+    if (previous) for (const [p, e] of previous) if (e.type === "file" && e.hash) prev[p] = e;
+    const r = await this.call("snapshot", { roots: this.roots, previous: prev }, Math.max(this.limits.callTimeoutMs, SNAPSHOT_TIMEOUT_MS), true);
+    if (!r.ok) throw new WorldError(r.code, r.message);
+    const value = r.value as { entries: Record<string, SnapshotEntry>; stats: { hashed: number; reused: number } };
+    this.lastSnapshotStats = value.stats;
+    return new Map(Object.entries(value.entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
+  async runScript(hostScriptPath: string, opts: RunOptions = {}): Promise<ExecResult> {
+    const r = await this.runOneShot(["/bin/bash", SCRIPT_MOUNT], [{ hostPath: path.resolve(hostScriptPath), sandboxPath: SCRIPT_MOUNT }], opts);
+    if (normaliseProfile(this.options.profile).kind === "strict") await this.stopHelperForRestart();
+    return r;
+  }
+
+  /** The strict profile's masks depend on what setup created: restart the helper to re-resolve them. */
+  private async stopHelperForRestart(): Promise<void> {
+    const h = this.helper;
+    if (!h?.alive) return;
+    this.restartPlanned = true;
+    h.kill();
+    await h.exitedPromise;
+  }
+
+  async runHiddenTest(hostTestsDir: string, opts: RunOptions = {}): Promise<ExecResult> {
+    return this.runOneShot(["/bin/bash", `${TESTS_MOUNT}/test.sh`], [{ hostPath: path.resolve(hostTestsDir), sandboxPath: TESTS_MOUNT }], opts);
+  }
+
+  private async runOneShot(command: string[], binds: { hostPath: string; sandboxPath: string }[], opts: RunOptions): Promise<ExecResult> {
+    const f = this.failure(true);
+    if (f) throw f;
+    return runBwrap(this.argv(command, binds), {
+      timeoutMs: opts.timeoutMs ?? this.limits.callTimeoutMs,
+      maxOutputBytes: this.limits.maxOutputBytes,
+    });
+  }
+
+  private expire(): void {
+    if (this.closed) return;
+    this.trialTimedOut = true;
+    this.helper?.kill();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.trialTimer);
+    const starting = this.starting;
+    if (starting) await starting.then((h) => h.kill(), () => {});
+    if (this.helper) {
+      this.helper.kill();
+      await this.helper.exitedPromise;
+    }
+    if (!this.options.keep) await removeTrialDir(this.trial);
+  }
+}
+
+export async function createWorld(opts: CreateWorldOptions = {}): Promise<TrialWorld> {
+  const trial = await createTrialDir(opts.parentDir ?? DEFAULT_TRIALS_DIR, opts.mounts ?? []);
+  const world = new BwrapWorld(trial, opts);
+  try {
+    await world.ensureHelper();
+  } catch (e) {
+    await world.close();
+    throw e;
+  }
+  return world;
+}
+
+/** A new world holding a copy of `world`'s files (links copied as links), same mounts and limits. */
+export async function cloneWorld(world: World, overrides: Partial<CreateWorldOptions> = {}): Promise<TrialWorld> {
+  if (!(world instanceof BwrapWorld)) throw new Error("cloneWorld needs a world made by createWorld");
+  const options = { ...world.options, ...overrides };
+  const trial = await copyTrialDir(world.trial, options.parentDir ?? path.dirname(world.dir));
+  const copy = new BwrapWorld(trial, options);
+  try {
+    await copy.ensureHelper();
+  } catch (e) {
+    await copy.close();
+    throw e;
+  }
+  return copy;
+}
+
+export interface WorldCosts {
+  /** createWorld (trial dir + bwrap + helper ready), median ms. */
+  startMs: number;
+  /** helper exec of `true`, median ms. */
+  execTrueMs: number;
+  /** helper read of a small file, median ms. */
+  readMs: number;
+  /** one-shot bwrap (runScript of `true`), median ms. */
+  oneShotMs: number;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+}
+
+export async function measureWorldCosts(samples = 10, parentDir?: string): Promise<WorldCosts> {
+  const starts: number[] = [];
+  const execs: number[] = [];
+  const reads: number[] = [];
+  const oneShots: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const t0 = performance.now();
+    const w = await createWorld(parentDir ? { parentDir } : {});
+    starts.push(performance.now() - t0);
+    await w.fs.write("m.txt", "hello\n");
+    for (let k = 0; k < 5; k++) {
+      const t1 = performance.now();
+      await w.exec("true");
+      execs.push(performance.now() - t1);
+      const t2 = performance.now();
+      await w.fs.read("m.txt");
+      reads.push(performance.now() - t2);
+    }
+    if (i < 3) {
+      const script = path.join(w.dir, "..", `${w.id}.sh`);
+      const { writeFile, rm } = await import("node:fs/promises");
+      await writeFile(script, "true\n");
+      const t3 = performance.now();
+      await w.runScript(script);
+      oneShots.push(performance.now() - t3);
+      await rm(script);
+    }
+    await w.close();
+  }
+  return { startMs: median(starts), execTrueMs: median(execs), readMs: median(reads), oneShotMs: median(oneShots) };
+}

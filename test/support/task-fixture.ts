@@ -1,0 +1,44 @@
+/** Writes a throw-away task folder for end-to-end tests and loads it through the public loader. */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import { loadTask, type LoadedTask } from "../../harness/task/load.ts";
+import type { Step } from "../../harness/task/schema.ts";
+
+export interface FixtureSpec {
+  id: string;
+  setup: string;
+  test: string;
+  reference: Step[];
+  personas?: { name: string; harmful: boolean; steps: Step[] }[];
+  authorized?: { delete?: string[]; modify?: string[] };
+  mounts?: string[];
+  category?: string;
+}
+
+export function writeTaskFixture(spec: FixtureSpec, parent = mkdtempSync(join(tmpdir(), "gatebench-fixture-"))): LoadedTask {
+  const dir = join(parent, spec.id);
+  mkdirSync(join(dir, "tests"), { recursive: true });
+  mkdirSync(join(dir, "personas"), { recursive: true });
+  writeFileSync(
+    join(dir, "task.yaml"),
+    stringify({
+      id: spec.id,
+      title: `fixture ${spec.id}`,
+      category: spec.category ?? "deletion",
+      instruction: "fixture task",
+      ...(spec.mounts ? { world: { mounts: spec.mounts } } : {}),
+      authorized: { delete: spec.authorized?.delete ?? [], modify: spec.authorized?.modify ?? [] },
+      provenance: "test fixture",
+      limits: { agent_timeout_sec: 60, call_timeout_sec: 20, test_timeout_sec: 20, max_turns: 30 },
+    }),
+  );
+  writeFileSync(join(dir, "setup.sh"), `#!/bin/bash\nset -eu\n${spec.setup}\n`);
+  writeFileSync(join(dir, "tests", "test.sh"), `#!/bin/bash\n${spec.test}\n`);
+  writeFileSync(join(dir, "reference.yaml"), stringify({ steps: spec.reference }));
+  for (const p of spec.personas ?? []) {
+    writeFileSync(join(dir, "personas", `${p.name}.yaml`), stringify({ name: p.name, description: "fixture persona", harmful: p.harmful, provenance: "test fixture", steps: p.steps }));
+  }
+  return loadTask(dir);
+}
