@@ -1,0 +1,453 @@
+/**
+ * What a bash command line would read, write or destroy: walks the parsed steps in order,
+ * tracking variables and the cwd like the shell would, unwraps wrappers and re-parses nested
+ * shell strings, and turns every simple command into effects on (sandbox) paths.
+ * Whatever it cannot understand becomes an `unknowns` entry (the gate confirms those).
+ */
+import type { EnvView } from "../types.ts";
+import { parseWith, loadBashParser, type ParsedScript, type Redirect, type SimpleCommand, type Step } from "./parse.ts";
+import {
+  cloneState,
+  expandSingle,
+  expandWord,
+  globPaths,
+  initialState,
+  toAbsolute,
+  type Arg,
+  type ShellState,
+} from "./expand.ts";
+import { COMMAND_RULES, commandName } from "./commands.ts";
+import type { Parser } from "web-tree-sitter";
+
+export type EffectOp = "read" | "write" | "delete";
+
+export interface Effect {
+  readonly op: EffectOp;
+  /** Absolute sandbox path, or `<kind>:<name>` for an external resource (git remote, database). */
+  readonly path: string;
+  readonly recursive?: boolean;
+  /** The effect hits entries under `path` (find -delete with filters, git clean), not `path` itself. */
+  readonly contents?: boolean;
+  /** Loses data: deletion, truncation, overwrite of existing content, history rewrite. */
+  readonly destructive?: boolean;
+  /** Not a filesystem path (remote branch, cloud or database resource). */
+  readonly external?: boolean;
+  readonly why: string;
+}
+
+export interface ParsedCommand {
+  /** Expanded argv (unknown parts shown as their source text). */
+  readonly argv: string[];
+  readonly src: string;
+  /** 0 for the top-level line; +1 per unwrapped `bash -c` / script / eval level. */
+  readonly depth: number;
+}
+
+export interface ShellAnalysis {
+  readonly commands: ParsedCommand[];
+  readonly effects: Effect[];
+  readonly unknowns: string[];
+}
+
+/** What a command writes to stdout, when the analyser can tell (for `| sh`, `| xargs`). */
+export type Output =
+  | { kind: "text"; text: string }
+  | { kind: "paths"; args: Arg[] }
+  | { kind: "unknown"; why: string };
+
+export interface AnalyzeOptions {
+  cwd?: string;
+}
+
+const MAX_DEPTH = 6;
+const MAX_COMMANDS = 400;
+
+export async function analyzeBash(command: string, env: EnvView, options: AnalyzeOptions = {}): Promise<ShellAnalysis> {
+  const parser = await loadBashParser();
+  const run = new AnalysisRun(parser, env);
+  await run.script(command, initialState(env, options.cwd), 0, "command line");
+  return run.result();
+}
+
+/** Everything a rule may ask for while handling one simple command. */
+export interface RuleContext {
+  readonly env: EnvView;
+  readonly state: ShellState;
+  readonly command: SimpleCommand;
+  readonly depth: number;
+  /** argv[0] as written (after unwrapping), for messages. */
+  readonly name: string;
+  effect(e: Effect): void;
+  unknown(why: string): void;
+  /** Absolute paths an operand stands for (globs expanded); records an unknown and returns [] when it cannot tell. */
+  paths(arg: Arg, purpose: string): Promise<string[]>;
+  /** Adds `op` effects for every operand. */
+  targets(args: readonly Arg[], op: EffectOp, why: string, extra?: Partial<Effect>): Promise<void>;
+  /** Analyse a payload command (wrappers, find -exec, xargs). */
+  dispatch(argv: Arg[], why: string, stdin?: Output): Promise<void>;
+  /** Analyse shell source (bash -c, script files, eval); `shared` runs in the current scope (source). */
+  script(source: string, why: string, opts?: { shared?: boolean; extraVars?: Map<string, string> }): Promise<void>;
+  /** stdin of this command, when known. */
+  stdin(): Promise<Output>;
+  /** Content of a file: written earlier on this line, else read from the world; null if unknown. */
+  readScript(path: string): Promise<string | null>;
+  /** Record the text this command prints, for a later `| sh`. */
+  setOutput(o: Output): void;
+  /** Record a file written on this line with known content (so `bash x.sh` later can be analysed). */
+  recordWrite(path: string, content: string | null): void;
+  setCwd(cwd: string | null): void;
+  setVar(name: string, value: string | null, why?: string): void;
+}
+
+class AnalysisRun {
+  readonly commands: ParsedCommand[] = [];
+  readonly effects: Effect[] = [];
+  readonly unknowns: string[] = [];
+  /** Files written on this command line: content when known. */
+  readonly written = new Map<string, string | null>();
+  private count = 0;
+
+  constructor(
+    private readonly parser: Parser,
+    readonly env: EnvView,
+  ) {}
+
+  result(): ShellAnalysis {
+    return { commands: this.commands, effects: dedupeEffects(this.effects), unknowns: [...new Set(this.unknowns)] };
+  }
+
+  unknown(why: string): void {
+    this.unknowns.push(why);
+  }
+
+  async script(source: string, state: ShellState, depth: number, why: string): Promise<void> {
+    if (depth > MAX_DEPTH) {
+      this.unknown(`${why}: nested too deeply to analyse`);
+      return;
+    }
+    const parsed = parseWith(this.parser, source);
+    if (parsed.hasError) this.unknown(`${why}: cannot parse (${parsed.errors.join("; ")})`);
+    await this.steps(parsed, state, depth);
+  }
+
+  private async steps(parsed: ParsedScript, initial: ShellState, depth: number): Promise<void> {
+    const scopes: ShellState[] = [];
+    let state = initial;
+    const outputs = new Map<number, Output>();
+    for (const step of parsed.steps) {
+      switch (step.kind) {
+        case "enter-scope":
+          scopes.push(state);
+          state = cloneState(state);
+          break;
+        case "leave-scope":
+          state = scopes.pop() ?? state;
+          break;
+        default:
+          await this.step(step, state, depth, parsed, outputs);
+      }
+    }
+  }
+
+  private async step(step: Exclude<Step, { kind: "enter-scope" | "leave-scope" }>, state: ShellState, depth: number, parsed: ParsedScript, outputs: Map<number, Output>): Promise<void> {
+    switch (step.kind) {
+      case "assign":
+        for (const a of step.assignments) {
+          const prev = state.vars.get(a.name);
+          const exported = step.exported || (prev?.exported ?? false);
+          if (!a.value) {
+            if (!prev) state.vars.set(a.name, { kind: "known", values: [""], exported });
+            else state.vars.set(a.name, { ...prev, exported });
+            continue;
+          }
+          const v = expandSingle(a.value, state);
+          const base = a.append && prev?.kind === "known" ? (prev.values[0] ?? "") : "";
+          state.vars.set(a.name, v.unknown ? { kind: "unknown", why: `$${a.name} = ${a.value.src}: ${v.unknown}`, exported } : { kind: "known", values: [base + v.text], exported });
+        }
+        return;
+      case "unset":
+        for (const n of step.names) state.vars.delete(n);
+        return;
+      case "loop-var": {
+        if (!step.values) {
+          state.vars.set(step.name, { kind: "unknown", why: `$${step.name} iterates over the script arguments`, exported: false });
+          return;
+        }
+        const values: string[] = [];
+        for (const w of step.values) {
+          for (const arg of expandWord(w, state)) {
+            if (arg.unknown) {
+              state.vars.set(step.name, { kind: "unknown", why: `$${step.name} iterates over ${w.src}`, exported: false });
+              return;
+            }
+            if (arg.glob) {
+              const found = await globPaths(arg, state.cwd, this.env);
+              if (found === null) {
+                state.vars.set(step.name, { kind: "unknown", why: `$${step.name} iterates over ${w.src} in an unknown directory`, exported: false });
+                return;
+              }
+              values.push(...found);
+            } else values.push(arg.text);
+          }
+        }
+        state.vars.set(step.name, { kind: "known", values: values.length ? values : [""], exported: false });
+        return;
+      }
+      case "command":
+        await this.command(step.command, state, depth, parsed, outputs);
+        return;
+    }
+  }
+
+  private async command(cmd: SimpleCommand, state: ShellState, depth: number, parsed: ParsedScript, outputs: Map<number, Output>): Promise<void> {
+    if (++this.count > MAX_COMMANDS) {
+      if (this.count === MAX_COMMANDS + 1) this.unknown(`more than ${MAX_COMMANDS} commands: not analysed further`);
+      return;
+    }
+    const argv: Arg[] = [];
+    for (const w of cmd.words) argv.push(...expandWord(w, state));
+    this.commands.push({ argv: argv.map((a) => (a.unknown ? a.src : a.text)), src: cmd.src, depth });
+
+    const writes: { path: string; append: boolean }[] = [];
+    const stdinFromRedirect = await this.redirects(cmd.redirects, state, argv, writes);
+
+    if (cmd.words.length === 0) {
+      // `X=1 > f`: assignments without a command persist in the shell.
+      for (const a of cmd.assignments) {
+        const v = a.value ? expandSingle(a.value, state) : { text: "", glob: false, src: "" };
+        state.vars.set(a.name, v.unknown ? { kind: "unknown", why: v.unknown, exported: false } : { kind: "known", values: [v.text], exported: false });
+      }
+      return;
+    }
+    const first = cmd.words[0]!;
+    if (first.hasExpansion) this.unknown(`command name comes from an expansion: ${first.src}`);
+
+    const producer = cmd.pipedFrom === null ? null : cmd.pipedFrom === "unknown" ? ({ kind: "unknown", why: "output of a compound command" } as Output) : (outputs.get(cmd.pipedFrom) ?? { kind: "unknown", why: "output of an earlier command" });
+    const stdin: Output = stdinFromRedirect ?? producer ?? { kind: "unknown", why: "stdin of the command line" };
+
+    // Prefix assignments (`VAR=x cmd`) are visible to the command and its children, exported.
+    let cmdState = state;
+    if (cmd.assignments.length) {
+      cmdState = cloneState(state);
+      for (const a of cmd.assignments) {
+        const v = a.value ? expandSingle(a.value, state) : { text: "", glob: false, src: "" };
+        cmdState.vars.set(a.name, v.unknown ? { kind: "unknown", why: v.unknown, exported: true } : { kind: "known", values: [v.text], exported: true });
+      }
+    }
+    let output: Output = { kind: "unknown", why: `output of ${cmd.src.slice(0, 60)}` };
+    await this.dispatch(argv, cmd, cmdState, state, depth, stdin, (o) => (output = o));
+    outputs.set(cmd.id, output);
+    // `cat > x.sh <<EOF`, `echo ... > x.sh`: remember the content for a later `bash x.sh`.
+    const out = output as Output;
+    for (const w of writes) this.written.set(w.path, !w.append && out.kind === "text" ? out.text : null);
+  }
+
+  /** Handles redirections; returns stdin content given by a heredoc / herestring / `< file`. */
+  private async redirects(redirects: readonly Redirect[], state: ShellState, argv: Arg[], writes: { path: string; append: boolean }[]): Promise<Output | null> {
+    let stdin: Output | null = null;
+    for (const r of redirects) {
+      if (r.heredoc) {
+        if (r.heredoc.quoted) stdin = { kind: "text", text: r.heredoc.body };
+        else {
+          const a = expandSingle({ src: r.heredoc.body, parts: r.heredoc.parts, literal: null, hasExpansion: true }, state);
+          stdin = a.unknown ? { kind: "unknown", why: `heredoc with ${a.unknown}` } : { kind: "text", text: a.text };
+        }
+        continue;
+      }
+      if (!r.target) continue;
+      const target = expandSingle(r.target, state);
+      if (r.op === "<<<") {
+        stdin = target.unknown ? { kind: "unknown", why: target.unknown } : { kind: "text", text: target.text + "\n" };
+        continue;
+      }
+      if ((r.op === ">&" || r.op === "<&") && /^(\d+|-)$/.test(target.text)) continue; // fd duplication
+      const isRead = r.op === "<";
+      const label = `redirection ${r.op} ${r.target.src}`;
+      if (target.unknown) {
+        this.unknown(`${label}: target ${target.unknown}`);
+        if (isRead) stdin = { kind: "unknown", why: target.unknown };
+        continue;
+      }
+      if (target.text === "") {
+        this.unknown(`${label}: empty target`);
+        continue;
+      }
+      const abs = toAbsolute(target.text, state.cwd);
+      if (abs === null) {
+        this.unknown(`${label}: relative to an unknown directory`);
+        continue;
+      }
+      if (isHarmlessDevice(abs)) continue;
+      if (isRead) {
+        this.effects.push({ op: "read", path: abs, why: label });
+        const text = await this.readScript(abs);
+        stdin = text === null ? { kind: "unknown", why: `content of ${abs}` } : { kind: "text", text };
+        continue;
+      }
+      if (r.op === "<>") {
+        this.effects.push({ op: "write", path: abs, why: label });
+        continue;
+      }
+      const append = r.op === ">>" || r.op === "&>>";
+      const existing = append ? null : await this.env.lstat(abs);
+      // `> f` truncates: destroying content when the command writes nothing (`: > f`, `> f`).
+      const emptying = !append && (argv.length === 0 || isSilent(argv)) && existing !== null && existing.size > 0;
+      this.effects.push({ op: "write", path: abs, why: emptying ? `${label} empties the file` : label, ...(emptying ? { destructive: true } : {}) });
+      this.written.set(abs, null);
+      writes.push({ path: abs, append });
+    }
+    return stdin;
+  }
+
+  async readScript(path: string): Promise<string | null> {
+    if (this.written.has(path)) return this.written.get(path) ?? null;
+    return this.env.readFile(path);
+  }
+
+  async dispatch(
+    argv: Arg[],
+    cmd: SimpleCommand,
+    state: ShellState,
+    outer: ShellState,
+    depth: number,
+    stdin: Output,
+    setOutput: (o: Output) => void,
+  ): Promise<void> {
+    if (argv.length === 0) return;
+    const head = argv[0]!;
+    if (head.unknown) {
+      this.unknown(`command name is not known before run time: ${head.src}`);
+      return;
+    }
+    const name = commandName(head.text);
+    const ctx = this.context(cmd, state, outer, depth, stdin, setOutput, head.text);
+    const rule = COMMAND_RULES.get(name);
+    if (rule) await rule(argv.slice(1), ctx);
+    else if (head.text.includes("/")) await runScriptFile(head.text, argv.slice(1), ctx);
+  }
+
+  private context(cmd: SimpleCommand, state: ShellState, outer: ShellState, depth: number, stdin: Output, setOutput: (o: Output) => void, name: string): RuleContext {
+    const run = this;
+    const ctx: RuleContext = {
+      env: this.env,
+      state,
+      command: cmd,
+      depth,
+      name,
+      effect: (e) => run.effects.push(e),
+      unknown: (why) => run.unknown(why),
+      async paths(arg, purpose) {
+        if (arg.unknown) {
+          run.unknown(`${purpose}: ${arg.src} — ${arg.unknown}`);
+          const prefix = arg.text.includes("/") ? arg.text.slice(0, arg.text.lastIndexOf("/") + 1) : "";
+          if (prefix) {
+            const abs = toAbsolute(prefix, state.cwd);
+            if (abs) return [abs + "/\u0000"];
+          }
+          return [];
+        }
+        if (arg.text === "") {
+          run.unknown(`${purpose}: empty path operand (${arg.src})`);
+          return [];
+        }
+        const found = await globPaths(arg, state.cwd, run.env);
+        if (found === null) {
+          run.unknown(`${purpose}: ${arg.src} is relative to an unknown directory`);
+          return [];
+        }
+        return arg.under ? found.map((p) => p + "/\u0000") : found;
+      },
+      async targets(args, op, why, extra = {}) {
+        for (const a of args) {
+          for (const p of await ctx.paths(a, why)) {
+            // "/\0" suffix marks "entries under this directory" (unknown name or find match).
+            if (p.endsWith("/\u0000")) run.effects.push({ op, path: p.slice(0, -2) || "/", why, ...extra, contents: true });
+            else run.effects.push({ op, path: p, why, ...extra });
+          }
+        }
+      },
+      dispatch: (argv, why, payloadStdin) => {
+        void why;
+        return run.dispatch(argv, cmd, state, outer, depth, payloadStdin ?? stdin, () => {});
+      },
+      async script(source, why, opts = {}) {
+        if (opts.shared) {
+          await run.script(source, outer, depth + 1, why);
+          return;
+        }
+        // A child shell sees exported variables only.
+        const child = cloneState(state);
+        for (const [k, v] of child.vars) if (!v.exported) child.vars.delete(k);
+        for (const [k, v] of opts.extraVars ?? []) child.vars.set(k, { kind: "known", values: [v], exported: true });
+        await run.script(source, child, depth + 1, why);
+      },
+      stdin: async () => stdin,
+      readScript: (p) => run.readScript(p),
+      setOutput,
+      recordWrite: (p, content) => run.written.set(p, content),
+      setCwd: (cwd) => {
+        outer.cwd = cwd;
+        state.cwd = cwd;
+        const pwd = cwd === null ? { kind: "unknown" as const, why: "unknown cwd", exported: true } : { kind: "known" as const, values: [cwd], exported: true };
+        outer.vars.set("PWD", pwd);
+      },
+      setVar: (n, value, why) => {
+        outer.vars.set(n, value === null ? { kind: "unknown", why: why ?? `$${n} is set at run time`, exported: false } : { kind: "known", values: [value], exported: false });
+      },
+    };
+    return ctx;
+  }
+}
+
+/** Runs a script file by path (`./x.sh`, `/tmp/x.sh`): analyse its content when readable. */
+export async function runScriptFile(path: string, args: Arg[], ctx: RuleContext): Promise<void> {
+  const abs = toAbsolute(path, ctx.state.cwd);
+  const content = abs ? await ctx.readScript(abs) : null;
+  if (content === null) {
+    ctx.unknown(`runs ${path}, whose content cannot be read`);
+    return;
+  }
+  const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(content);
+  const interp = shebang ? commandName(shebang[1] === "/usr/bin/env" || shebang[1] === "/bin/env" ? (shebang[2] ?? "") : shebang[1]!) : "sh";
+  if (["sh", "bash", "dash", "zsh", "ksh"].includes(interp)) {
+    await ctx.script(content, `script ${path}`, { extraVars: positional(args) });
+    return;
+  }
+  const rule = COMMAND_RULES.get(interp);
+  if (rule && ["python", "python3", "node", "perl", "ruby", "php"].includes(interp)) {
+    await rule([{ text: abs!, glob: false, src: path }, ...args], ctx);
+    return;
+  }
+  ctx.unknown(`runs ${path} with ${interp}, which is not analysed`);
+}
+
+function positional(args: Arg[]): Map<string, string> {
+  const m = new Map<string, string>();
+  args.forEach((a, i) => {
+    if (!a.unknown) m.set(String(i + 1), a.text);
+  });
+  return m;
+}
+
+const HARMLESS_DEVICES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"]);
+function isHarmlessDevice(path: string): boolean {
+  return HARMLESS_DEVICES.has(path) || path.startsWith("/dev/fd/") || path.startsWith("/proc/self/fd/");
+}
+
+/** Commands that print nothing: their `>` redirect only empties the target. */
+function isSilent(argv: Arg[]): boolean {
+  const n = argv[0] ? commandName(argv[0].text) : "";
+  return n === ":" || n === "true" || n === "false" || (n === "echo" && argv.length === 2 && argv[1]!.text === "-n") || (n === "printf" && argv.length === 2 && argv[1]!.text === "");
+}
+
+function dedupeEffects(effects: Effect[]): Effect[] {
+  const seen = new Set<string>();
+  const out: Effect[] = [];
+  for (const e of effects) {
+    const key = `${e.op}\u0001${e.path}\u0001${e.contents ? 1 : 0}\u0001${e.recursive ? 1 : 0}\u0001${e.destructive ? 1 : 0}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(e);
+  }
+  return out;
+}

@@ -1,0 +1,155 @@
+/**
+ * The `shell-ast` gate: parses every bash command (tree-sitter), works out what it would read,
+ * write or destroy (analyze.ts) and decides:
+ * - any path-policy deny, or the deletion of a root (/, HOME, a workspace root, /tmp, a
+ *   top-level system folder or any ancestor of those) -> deny;
+ * - destructive effects (deletion, truncation/overwrite, recursive chmod/chown, git history
+ *   and work-tree destroyers, external resources) or anything not understood -> confirm,
+ *   naming the resolved targets so an attentive user can judge them;
+ * - path-policy confirmations (.env, shell rc files, outside the workspace) -> confirm;
+ * - otherwise (reads, ordinary writes inside the workspace) -> allow.
+ * Fails closed: an analysis error denies.
+ */
+import { posix } from "node:path";
+import type { Decision, EnvView, Gate, GateContext, ProposedCall, Risk } from "../types.ts";
+import { InputError } from "../../harness/errors.ts";
+import { BENCHMARK_PATH_POLICY_OPTIONS, compilePolicy, isInside, judgeTargets, parsePathPolicy, type PathInput, type PathPolicy } from "../path-policy/index.ts";
+import { analyzeBash, type Effect, type ParsedCommand } from "./analyze.ts";
+
+export interface ShellAstOptions {
+  /** path-policy options (gates/path-policy/policy.ts); default: BENCHMARK_PATH_POLICY_OPTIONS. */
+  path_policy?: Record<string, unknown>;
+}
+
+export interface BashExplanation {
+  decision: Decision;
+  reason: string;
+  commands: ParsedCommand[];
+  /** Every effect, as `op path` lines with why. */
+  targets: { op: Effect["op"]; path: string; why: string; destructive: boolean; recursive: boolean; contents: boolean }[];
+  unknowns: string[];
+}
+
+export function createShellAstGate(options: Record<string, unknown>, where: string): Gate {
+  const policy = parseShellAstOptions(options, where);
+  return {
+    name: "shell-ast",
+    async decide(call: ProposedCall, ctx: GateContext): Promise<Decision> {
+      if (call.tool !== "bash") return { kind: "allow" };
+      const command = call.args.command;
+      if (typeof command !== "string") return { kind: "deny", code: "invalid_arguments", reason: "bash: command must be a string" };
+      return (await explainWithPolicy(command, ctx.env, policy)).decision;
+    },
+  };
+}
+
+export function parseShellAstOptions(options: Record<string, unknown>, where: string): PathPolicy {
+  const unknown = Object.keys(options).find((k) => k !== "path_policy");
+  if (unknown !== undefined) throw new InputError(where, `with.${unknown}`, "a shell-ast option (path_policy)");
+  const pp = options.path_policy;
+  if (pp !== undefined && (typeof pp !== "object" || pp === null || Array.isArray(pp))) throw new InputError(where, "with.path_policy", "a mapping of path-policy options");
+  return parsePathPolicy((pp as Record<string, unknown> | undefined) ?? { ...BENCHMARK_PATH_POLICY_OPTIONS }, `${where} (with.path_policy)`);
+}
+
+/** For `npm run explain`: the decision with everything that led to it. */
+export async function explainBash(command: string, env: EnvView, options: ShellAstOptions = {}): Promise<BashExplanation> {
+  const key = JSON.stringify(options);
+  let policy = policyCache.get(key);
+  if (!policy) {
+    policy = parseShellAstOptions(options as Record<string, unknown>, "explainBash options");
+    if (policyCache.size > 32) policyCache.clear();
+    policyCache.set(key, policy);
+  }
+  return explainWithPolicy(command, env, policy);
+}
+/** Parsed (and, through compilePolicy's cache, compiled) policies by options. */
+const policyCache = new Map<string, PathPolicy>();
+
+export async function explainWithPolicy(command: string, env: EnvView, policy: PathPolicy): Promise<BashExplanation> {
+  let analysis;
+  try {
+    analysis = await analyzeBash(command, env);
+  } catch (e) {
+    const reason = `shell analysis failed: ${(e as Error)?.message ?? String(e)}`;
+    return { decision: { kind: "deny", code: "shell_analysis_failed", reason }, reason, commands: [], targets: [], unknowns: [] };
+  }
+  const targets = analysis.effects.map((e) => ({ op: e.op, path: e.path, why: e.why, destructive: e.destructive === true, recursive: e.recursive === true, contents: e.contents === true }));
+  const decision = await decideEffects(analysis.effects, analysis.unknowns, env, policy);
+  const reason = decision.kind === "allow" ? (decision.reason ?? "no destructive effect") : decision.kind === "deny" ? decision.reason : decision.description;
+  return { decision, reason, commands: analysis.commands, targets, unknowns: analysis.unknowns };
+}
+
+export async function decideEffects(effects: readonly Effect[], unknowns: readonly string[], env: EnvView, policy: PathPolicy): Promise<Decision> {
+  const compiled = compilePolicy(policy, env.home);
+  const roots = [...compiled.workspaceRoots, env.home, "/tmp"];
+
+  const reasons: string[] = [];
+  const resources: string[] = [];
+  let risk: Risk = "medium";
+  const addResource = (r: string) => {
+    if (!resources.includes(r)) resources.push(r);
+  };
+  const raise = (r: Risk) => {
+    const order: Risk[] = ["low", "medium", "high", "critical"];
+    if (order.indexOf(r) > order.indexOf(risk)) risk = r;
+  };
+
+  for (const e of effects) {
+    if (e.external) {
+      reasons.push(`${e.why}: ${e.path}`);
+      addResource(e.path);
+      raise("high");
+      continue;
+    }
+    const rootHit = rootOf(e, roots);
+    if (rootHit) return { kind: "deny", code: e.op === "delete" ? "root_delete" : "root_recursive_change", reason: `${e.why} ${e.path}: that is ${rootHit === e.path ? "the root" : "an ancestor of the root"} ${rootHit}` };
+
+    // Contents effects (git clean, filtered find -delete, unknown names under a dir) are judged
+    // on a child of the directory, plus the protected paths the directory holds.
+    const input: PathInput = e.contents ? { path: posix.join(e.path, "*"), op: e.op, recursive: true } : { path: e.path, op: e.op, ...(e.op === "delete" ? { recursive: e.recursive === true } : {}) };
+    if (e.contents && e.op !== "read") {
+      // Only some entries are hit (filters, git's own rules): a protected path below is a
+      // reason to ask, not proof of harm. git never touches its own .git directory.
+      const isGit = e.why.startsWith("git ");
+      const hit = [...compiled.denyWrite, ...compiled.confirmWrite].find((r) => (r.under(e.path) || r.covers(e.path)) && !(isGit && /\.git(\/|$)/.test(r.entry)));
+      if (hit) {
+        reasons.push(`${e.why} ${e.path} may reach protected "${hit.entry}"`);
+        addResource(e.path);
+      }
+    }
+    const verdict = await judgeTargets([input], policy, env);
+    if (verdict.kind === "deny") return verdict;
+    const shown = e.contents ? e.path : e.path;
+    if (verdict.kind === "confirm") {
+      reasons.push(verdict.description);
+      addResource(shown);
+      raise(verdict.risk);
+    }
+    if (e.destructive) {
+      reasons.push(`${e.why} ${e.contents ? `entries under ${e.path}` : e.path}`);
+      addResource(shown);
+      raise(e.op === "delete" && e.recursive ? "high" : "medium");
+    }
+  }
+  for (const u of unknowns) reasons.push(`not understood: ${u}`);
+  if (reasons.length === 0) return { kind: "allow" };
+  if (unknowns.length > 0 && resources.length === 0) raise("high");
+  const title = unknowns.length > 0 && resources.length === 0 ? "Run a shell command the gate cannot fully analyse?" : effects.some((e) => e.destructive && e.op === "delete") ? "Allow a shell command that deletes files?" : "Allow a shell command that changes protected or existing data?";
+  return { kind: "confirm", title, description: reasons.join("\n"), resources, risk };
+}
+
+/**
+ * The root (or the ancestor of one) a deletion or recursive change would remove, if any: `/`,
+ * top-level folders (`/usr`, `/home`), HOME, workspace roots, /tmp.
+ */
+function rootOf(e: Effect, roots: string[]): string | null {
+  if (e.contents) return null;
+  const severe = e.op === "delete" || (e.op === "write" && e.recursive === true && e.destructive === true && /chmod|chown|chgrp/.test(e.why));
+  if (!severe) return null;
+  if (e.op === "delete" && e.destructive === false) return null; // rmdir of an empty dir
+  const depth = e.path.split("/").filter(Boolean).length;
+  if (depth <= 1) return e.path;
+  // A recursive chmod of the workspace itself is repairable; of an ancestor of a root it is not.
+  if (e.op === "write") return roots.find((r) => isInside(e.path, r) && e.path !== r) ?? null;
+  return roots.find((r) => isInside(e.path, r)) ?? null;
+}

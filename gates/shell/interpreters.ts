@@ -1,0 +1,114 @@
+/**
+ * Interpreter one-liners and scripts (python -c, node -e, perl -e, ruby -e, php -r): which file
+ * APIs they call and which literal path strings they mention. Heuristic by nature; code it
+ * cannot read (exec/eval, decoding, shell-outs with computed strings) is reported as unknown.
+ */
+
+export type Language = "python" | "node" | "perl" | "ruby" | "php";
+
+export interface CodeScan {
+  readonly deletes: string[];
+  readonly writes: string[];
+  /** Literal shell commands passed to os.system / subprocess / execSync / system / backticks. */
+  readonly shell: string[];
+  /** Reasons the code cannot be understood statically. */
+  readonly opaque: string[];
+  /** Literal strings that may be paths. */
+  readonly literals: string[];
+  /** Reads secrets/files: not judged here (the path policy sees read effects for literals). */
+  readonly reads: string[];
+}
+
+const DELETE_APIS: Record<Language, RegExp[]> = {
+  python: [/\bshutil\.rmtree\b/, /\bos\.(remove|unlink|rmdir|removedirs)\b/, /\.(unlink|rmdir)\s*\(/, /\bshutil\.move\b/, /\bos\.(rename|replace)\b/, /\brmtree\b/],
+  node: [/\b(rmSync|rm|rmdir|rmdirSync|unlink|unlinkSync|rename|renameSync)\s*\(/, /\bfs\.promises\.(rm|rmdir|unlink|rename)\b/, /\brimraf\b/, /\bremove(Sync)?\s*\(/],
+  perl: [/\bunlink\b/, /\brmtree\b/, /\bremove_tree\b/, /\brmdir\b/, /\brename\b/, /\bmove\s*\(/],
+  ruby: [/FileUtils\.(rm_rf|rm_r|rm|rm_f|remove_dir|remove_entry|remove_entry_secure|rmdir|mv|move)\b/, /\bFile\.(delete|unlink|rename)\b/, /\bDir\.(rmdir|delete|unlink)\b/],
+  php: [/\b(unlink|rmdir|rename)\s*\(/],
+};
+
+const WRITE_APIS: Record<Language, RegExp[]> = {
+  python: [/\bopen\s*\([^)]*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+][^'"]*['"]/, /\.write_(text|bytes)\s*\(/, /\bos\.(truncate|chmod|chown)\b/, /\bshutil\.(copy|copyfile|copy2|copytree|chown)\b/, /\.truncate\s*\(/],
+  node: [/\b(writeFile|writeFileSync|appendFile|appendFileSync|truncate|truncateSync|copyFile|copyFileSync|cp|cpSync|chmod|chmodSync|createWriteStream|mkdir|mkdirSync)\s*\(/],
+  perl: [/\bopen\s*\(?\s*[\w$]+\s*,\s*['"]\s*(>|>>|\+<)/, /\bopen\s*\(?\s*[\w$]+\s*,\s*['"]\s*>/, /\btruncate\b/, /\bchmod\b/],
+  ruby: [/\bFile\.(write|open\s*\([^)]*['"][wa])/, /FileUtils\.(cp|cp_r|touch|chmod|chmod_R|mkdir_p|ln_s|ln_sf)\b/, /\bIO\.write\b/],
+  php: [/\b(file_put_contents|fopen\s*\([^)]*['"][wax]|copy|chmod|touch)\s*\(/],
+};
+
+const SHELL_APIS: Record<Language, RegExp> = {
+  python: /\b(os\.system|os\.popen|subprocess\.(run|call|check_call|check_output|Popen)|os\.exec\w*|os\.spawn\w*)\s*\(/,
+  node: /\b(execSync|exec|spawn|spawnSync|execFile|execFileSync)\s*\(/,
+  perl: /\b(system|exec)\b|`|\bqx\b/,
+  ruby: /\b(system|exec|spawn|%x)\b|`|\bOpen3\b/,
+  php: /\b(system|exec|shell_exec|passthru|popen|proc_open)\s*\(|`/,
+};
+
+const OPAQUE: Record<Language, RegExp> = {
+  python: /\b(exec|eval|compile|__import__|getattr|importlib)\s*\(|b64decode|codecs\.decode|bytes\.fromhex|\.decode\s*\(\s*['"]rot/,
+  node: /\b(eval|Function)\s*\(|Buffer\.from\([^)]*['"]base64|atob\s*\(|\brequire\s*\(\s*[^'"\s]/,
+  perl: /\beval\b|decode_base64|\bpack\s*\(/,
+  ruby: /\b(eval|instance_eval|send|public_send)\b|Base64|\.unpack/,
+  php: /\b(eval|assert|base64_decode|create_function)\s*\(/,
+};
+
+const NOT_PATHS = new Set(["r", "w", "a", "x", "rb", "wb", "ab", "r+", "w+", "a+", "rb+", "wb+", "utf-8", "utf8", "ascii", "latin-1", "\n", "", " ", "-c", "-e", "shell", "base64"]);
+
+export function scanCode(language: Language, code: string): CodeScan {
+  const deletes = DELETE_APIS[language].filter((r) => r.test(code)).map((r) => matchText(r, code));
+  const writes = WRITE_APIS[language].filter((r) => r.test(code)).map((r) => matchText(r, code));
+  const opaque: string[] = [];
+  if (OPAQUE[language].test(code)) opaque.push(`${language} code evaluates or decodes dynamic code (${matchText(OPAQUE[language], code)})`);
+  const literals = stringLiterals(code);
+  const shell: string[] = [];
+  if (SHELL_APIS[language].test(code)) {
+    const cmds = literals.filter((l) => /\s/.test(l) || /^[a-z][\w.-]*$/.test(l));
+    if (cmds.length === 0) opaque.push(`${language} code runs a shell command built at run time`);
+    else shell.push(...literalShellCommands(code, language));
+    if (shell.length === 0) opaque.push(`${language} code runs shell commands: ${matchText(SHELL_APIS[language], code)}`);
+  }
+  const reads = /\bopen\s*\(|readFile|File\.read|file_get_contents|\bread_text\b/.test(code) ? ["reads files"] : [];
+  return { deletes, writes, shell, opaque, literals: literals.filter(looksLikePath), reads };
+}
+
+function matchText(r: RegExp, code: string): string {
+  return (r.exec(code)?.[0] ?? r.source).trim().slice(0, 40);
+}
+
+/** Single- and double-quoted string literals (no interpolation handling). */
+export function stringLiterals(code: string): string[] {
+  const out: string[] = [];
+  const re = /(['"])((?:\\.|(?!\1)[^\\\n])*)\1/g;
+  for (let m = re.exec(code); m; m = re.exec(code)) out.push((m[2] ?? "").replace(/\\(.)/g, "$1"));
+  return out;
+}
+
+function looksLikePath(s: string): boolean {
+  if (NOT_PATHS.has(s.toLowerCase())) return false;
+  if (s.length > 300 || /[\n\t]/.test(s)) return false;
+  if (/^[%{}]|%[sd]/.test(s)) return false;
+  if (/\s/.test(s) && !s.includes("/")) return false;
+  return true;
+}
+
+/** The first argument of os.system("...") / execSync("...") / system("...") when it is a literal. */
+function literalShellCommands(code: string, language: Language): string[] {
+  const out: string[] = [];
+  const call = /\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen)|execSync|exec|spawnSync|system|shell_exec|passthru)\s*\(\s*(?:\[\s*)?(['"])((?:\\.|(?!\1)[^\\])*)\1\s*(,|\))/g;
+  for (let m = call.exec(code); m; m = call.exec(code)) {
+    const sep = m[3];
+    const text = (m[2] ?? "").replace(/\\(.)/g, "$1");
+    // subprocess.run(["rm", "-rf", "x"]): a list, not a shell string: join the literal elements.
+    if (sep === "," && /\[\s*$/.test(code.slice(0, (m.index ?? 0) + m[0].indexOf(m[1]!) + 1).slice(-3))) {
+      const list = /\[([^\]]*)\]/.exec(code.slice(m.index ?? 0));
+      if (list) {
+        const items = stringLiterals(list[1] ?? "");
+        out.push(items.map((i) => `'${i.replace(/'/g, "'\\''")}'`).join(" "));
+        continue;
+      }
+    }
+    out.push(text);
+  }
+  const backticks = language === "perl" || language === "ruby" || language === "php" ? /`([^`]*)`/g : null;
+  if (backticks) for (let m = backticks.exec(code); m; m = backticks.exec(code)) out.push(m[1] ?? "");
+  return out;
+}

@@ -1,0 +1,88 @@
+/**
+ * npm run bench: decision latency of every gate configuration over the tool calls of the
+ * built-in tasks (tinybench, in-process, on an in-memory world so paths resolve without a
+ * sandbox round trip), shell-ast per command, and the cost of one sandboxed tool call.
+ * Ratios are computed inside this one run; absolute figures move with machine load.
+ */
+import Table from "cli-table3";
+import { Bench } from "tinybench";
+import { listGateConfigNames, loadGateConfig } from "../gates/config.ts";
+import { decideStack } from "../gates/stack.ts";
+import type { GateContext, ProposedCall } from "../gates/types.ts";
+import { TOOL_PERMISSIONS } from "../harness/tools/index.ts";
+import { listTaskIds, loadTasks } from "../harness/task/load.ts";
+import type { Step } from "../harness/task/schema.ts";
+import { measureWorldCosts } from "../harness/world/world.ts";
+import { createFakeEnv } from "../test/support/fake-env.ts";
+
+function flatten(steps: readonly Step[]): Step[] {
+  return steps.flatMap((s) => [s, ...flatten(s.on_block ?? []), ...flatten(s.on_error ?? [])]);
+}
+
+function corpus(): ProposedCall[] {
+  const calls: ProposedCall[] = [];
+  for (const t of loadTasks(listTaskIds())) {
+    for (const s of flatten([...t.reference.steps, ...t.personas.flatMap((p) => p.steps)])) {
+      if (!s.tool) continue;
+      const permission = TOOL_PERMISSIONS[s.tool];
+      calls.push({ id: `c${calls.length}`, tool: s.tool, args: s.args ?? {}, ...(permission ? { permission } : {}) });
+    }
+  }
+  return calls;
+}
+
+const us = (ms: number | undefined) => (ms === undefined ? "–" : (ms * 1000).toFixed(1));
+
+async function main(): Promise<void> {
+  const calls = corpus();
+  const env = createFakeEnv({ cwd: "/workspace", home: "/home/user", dirs: ["/workspace/src", "/home/user/Documents", "/tmp/cache-a"], files: { "/workspace/README.md": "# readme\n", "/workspace/.env": "A=1\n", "/home/user/.bashrc": "alias ll='ls -l'\n" } });
+  const ctx: GateContext = { env, signal: new AbortController().signal, runId: "bench", ui: { hasUI: true, confirm: async () => true } };
+
+  const world = await measureWorldCosts(15);
+  const bench = new Bench({ time: 300, warmup: true });
+  const skipped: string[] = [];
+  for (const name of listGateConfigNames()) {
+    let config;
+    try {
+      config = loadGateConfig(name);
+    } catch (e) {
+      skipped.push(`${name} (${(e as Error).message})`);
+      continue;
+    }
+    if (config.layers.length === 0) continue;
+    if (config.layers.some((l) => l.name.startsWith("claude-hook") || l.name.startsWith("cc-safety-net"))) {
+      skipped.push(`${name} (runs a process inside the sandbox; see the third-party figures)`);
+      continue;
+    }
+    let i = 0;
+    bench.add(name, async () => {
+      await decideStack(config.layers, calls[i++ % calls.length]!, ctx);
+    });
+  }
+  await bench.run();
+
+  const table = new Table({ head: ["gate configuration", "calls", "p50 µs", "p99 µs", "p50 / sandboxed exec"], style: { head: [], border: [] } });
+  for (const task of bench.tasks) {
+    const r = task.result as { latency?: { p50: number; p99: number } };
+    table.push([task.name, String(calls.length), us(r.latency?.p50), us(r.latency?.p99), r.latency ? `1 : ${Math.round(world.execTrueMs / r.latency.p50).toLocaleString("en-US")}` : "–"]);
+  }
+  process.stdout.write(`Gate decision latency over ${calls.length} tool calls from the built-in tasks (in-memory world):\n${table.toString()}\n`);
+
+  try {
+    const { benchShellAst } = (await import("../gates/shell/bench.ts")) as { benchShellAst: () => Promise<{ p50_us: number; p99_us: number; n: number }> };
+    const s = await benchShellAst();
+    process.stdout.write(`\nshell-ast analysis per command over its corpus (${s.n} commands): p50 ${s.p50_us.toFixed(1)} µs, p99 ${s.p99_us.toFixed(1)} µs\n`);
+  } catch (e) {
+    process.stdout.write(`\nshell-ast: not benchmarked (${(e as Error).message})\n`);
+  }
+
+  const w = new Table({ head: ["sandboxed operation", "median ms"], style: { head: [], border: [] } });
+  w.push(["world start (bwrap + helper)", world.startMs.toFixed(1)], ["bash `true` through the helper", world.execTrueMs.toFixed(2)], ["read through the helper", world.readMs.toFixed(2)], ["one-shot bwrap (setup / hidden test)", world.oneShotMs.toFixed(1)]);
+  process.stdout.write(`\nSandbox costs (15 samples each):\n${w.toString()}\n`);
+  if (skipped.length) process.stdout.write(`\nNot in the in-process table: ${skipped.join("; ")}\n`);
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench failed: ${(e as Error).message}\n`);
+  process.exit(1);
+});
