@@ -10,6 +10,7 @@ import { HOME, WORKSPACE } from "./types.ts";
 export const SANDBOX_TMP = "/tmp";
 /** Where the in-sandbox helper script directory is bound (read-only). */
 export const HELPER_MOUNT = "/opt/gatebench";
+export const GIT_FIXED_DATE = "2025-06-01T12:00:00Z";
 
 /** Top-level system entries that are either symlinks into /usr (merged-usr) or real directories. */
 export type SystemEntry = { path: string; kind: "symlink"; target: string } | { path: string; kind: "dir" };
@@ -57,6 +58,17 @@ export interface StrictProfile {
   kind: "strict";
   writableHomePaths: string[];
   maskedPaths: string[];
+  /**
+   * How masks look. "hidden" (default): an empty directory. "unreadable": mode 000, so reading
+   * fails with EACCES (the sandbox has no capabilities, so even root is refused).
+   */
+  maskStyle?: "hidden" | "unreadable";
+  /** Regular files (sandbox paths under a world root) covered by `maskFileSource`. */
+  maskedFiles?: string[];
+  /** Basename globs (".env", ".env.*"); strict-profile.ts resolves them into `maskedFiles` after setup. */
+  maskedNames?: string[];
+  /** Host file bound read-only over every masked file (empty; mode 000 when "unreadable"). */
+  maskFileSource?: string;
 }
 export type SandboxProfile = { kind: "default" } | StrictProfile;
 
@@ -81,6 +93,8 @@ export interface BwrapOptions {
   profile?: SandboxProfile;
   /** The command to run inside (argv). */
   command: string[];
+  /** Bind the world's dirs read-only too (gate processes: a gate must not cause side effects). */
+  readOnlyWorld?: boolean;
 }
 
 /** Sandbox paths a task may not mount over: the system, and the fixed roots. */
@@ -111,26 +125,35 @@ export function buildBwrapArgs(opts: BwrapOptions): string[] {
     else args.push("--ro-bind", e.path, e.path);
   }
   args.push("--ro-bind", "/etc", "/etc", "--proc", "/proc", "--dev", "/dev");
-  args.push("--bind", mounts.workspace, WORKSPACE);
+  const rw = opts.readOnlyWorld ? "--ro-bind" : "--bind";
+  args.push(rw, mounts.workspace, WORKSPACE);
   if (profile.kind === "strict") {
     args.push("--ro-bind", mounts.home, HOME);
     for (const p of profile.writableHomePaths) {
       if (!isUnder(p, HOME) || p === HOME) throw new Error(`strict profile: writable path ${p} must lie under ${HOME}`);
-      args.push("--bind", path.join(mounts.home, path.posix.relative(HOME, p)), p);
+      args.push(rw, path.join(mounts.home, path.posix.relative(HOME, p)), p);
     }
   } else {
-    args.push("--bind", mounts.home, HOME);
+    args.push(rw, mounts.home, HOME);
   }
-  args.push("--bind", mounts.tmp, SANDBOX_TMP);
+  args.push(rw, mounts.tmp, SANDBOX_TMP);
   for (const m of mounts.extra) {
     checkMountPoint(m.sandboxPath);
-    args.push("--bind", m.hostDir, m.sandboxPath);
+    args.push(rw, m.hostDir, m.sandboxPath);
   }
   if (profile.kind === "strict") {
     for (const p of profile.maskedPaths) {
       if (!isUnder(p, HOME) || p === HOME) throw new Error(`strict profile: masked path ${p} must lie under ${HOME}`);
       // --tmpfs then --remount-ro: the secret dir shows up empty and read-only.
+      if (profile.maskStyle === "unreadable") args.push("--perms", "0000");
       args.push("--tmpfs", p, "--remount-ro", p);
+    }
+    const files = profile.maskedFiles ?? [];
+    if (files.length > 0 && !profile.maskFileSource) throw new Error("strict profile: masked files need a maskFileSource");
+    const roots = [WORKSPACE, HOME, SANDBOX_TMP, ...mounts.extra.map((m) => m.sandboxPath)];
+    for (const f of files) {
+      if (path.posix.normalize(f) !== f || roots.includes(f) || !roots.some((r) => isUnder(f, r))) throw new Error(`strict profile: masked file ${f} must lie under a world root`);
+      args.push("--ro-bind", profile.maskFileSource!, f);
     }
   }
   if (opts.helperDir) args.push("--ro-bind", opts.helperDir, HELPER_MOUNT);
@@ -158,6 +181,14 @@ export function buildBwrapArgs(opts: BwrapOptions): string[] {
     "--setenv",
     "LANG",
     "C.UTF-8",
+    // Git writes the clock into every commit id; a fixed clock keeps worlds reproducible, so
+    // two runs of the same reference give the same effects.
+    "--setenv",
+    "GIT_AUTHOR_DATE",
+    GIT_FIXED_DATE,
+    "--setenv",
+    "GIT_COMMITTER_DATE",
+    GIT_FIXED_DATE,
     "--remount-ro",
     "/",
     "--chdir",
