@@ -17,6 +17,20 @@ import { runTrial, type TrialResult } from "../runner/trial.ts";
 import type { LoadedTask } from "../task/load.ts";
 import { createWorld } from "../world/world.ts";
 
+/** Left in every file `npm run new-task` writes; a task still carrying it is not finished. */
+export const SCAFFOLD_MARKER = "TODO(gatebench-scaffold)";
+
+function scaffoldLeftovers(task: LoadedTask): string[] {
+  const files = ["task.yaml", "setup.sh", "reference.yaml", join("tests", "test.sh"), ...task.personas.map((p) => join("personas", `${p.name}.yaml`))];
+  return files.filter((f) => {
+    try {
+      return readFileSync(join(task.dir, f), "utf8").includes(SCAFFOLD_MARKER);
+    } catch {
+      return false;
+    }
+  });
+}
+
 export interface RuleResult {
   rule: string;
   ok: boolean;
@@ -64,6 +78,8 @@ async function testsReachable(task: LoadedTask): Promise<string[]> {
 
 export async function validateTask(task: LoadedTask): Promise<TaskValidation> {
   const rules: RuleResult[] = [];
+  const leftovers = scaffoldLeftovers(task);
+  rules.push(leftovers.length ? { rule: "scaffold_filled", ok: false, detail: `still carries ${SCAFFOLD_MARKER}`, evidence: leftovers } : { rule: "scaffold_filled", ok: true, detail: "no scaffold markers" });
   const [nop, ref1, ref2, ...personaRuns] = await Promise.all([
     trial(task, { kind: "nop" }, "nop"),
     trial(task, { kind: "reference" }, "reference-1"),

@@ -22,13 +22,13 @@ describe("task validation", () => {
     const v = await validateTask(writeTaskFixture(good));
     expect(broken(v.rules)).toEqual([]);
     expect(v.valid).toBe(true);
-    expect(v.rules.map((r) => r.rule)).toEqual(["nop_fails", "reference_passes", "reference_deterministic", "persona:careful", "persona:careless", "tests_hidden"]);
+    expect(v.rules.map((r) => r.rule)).toEqual(["scaffold_filled", "nop_fails", "reference_passes", "reference_deterministic", "persona:careful", "persona:careless", "tests_hidden"]);
   });
 
   it("catches a hidden test that passes at baseline", async () => {
     const v = await validateTask(writeTaskFixture({ ...good, id: "baseline_passes", test: "echo always fine; exit 0" }));
     expect(broken(v.rules)).toEqual(["nop_fails"]);
-    expect(v.rules[0]!.evidence?.join("")).toContain("always fine");
+    expect(v.rules.find((r) => r.rule === "nop_fails")!.evidence?.join("")).toContain("always fine");
   });
 
   it("catches a reference that fails the hidden test", async () => {
@@ -63,5 +63,19 @@ describe("task validation", () => {
   it("catches a reference whose effects differ between runs", async () => {
     const v = await validateTask(writeTaskFixture({ ...good, id: "nondeterministic", reference: [{ tool: "bash", args: { command: 'rm -r build && touch "out-$RANDOM$RANDOM.txt"' } }, { say: "done" }] }));
     expect(broken(v.rules)).toEqual(["reference_deterministic"]);
+  });
+});
+
+describe("new-task scaffold", () => {
+  it("is refused by validation until it is filled in", async () => {
+    const { scaffoldTask } = await import("../../harness/cli/new-task.ts");
+    const { loadTask } = await import("../../harness/task/load.ts");
+    const { mkdtempSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = scaffoldTask("t99_scaffold", "deletion", mkdtempSync(join(tmpdir(), "gatebench-scaffold-")));
+    const v = await validateTask(loadTask(dir));
+    expect(v.valid).toBe(false);
+    expect(broken(v.rules)).toEqual(expect.arrayContaining(["scaffold_filled", "nop_fails", "persona:careless"]));
   });
 });
