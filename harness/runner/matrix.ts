@@ -9,6 +9,7 @@ import { agentsForTask, type AgentSelector } from "./agents.ts";
 import type { RunOutput } from "./output.ts";
 import type { TrialRecord } from "./record.ts";
 import { agentLabel, runTrial, type TrialSpec } from "./trial.ts";
+import { WorldTemplates } from "./world-templates.ts";
 
 export interface MatrixOptions {
   runId: string;
@@ -62,15 +63,20 @@ export async function runMatrix(opts: MatrixOptions): Promise<TrialRecord[]> {
   const records: TrialRecord[] = previous.filter((r) => planned.some((s) => s.trialId === r.trial_id));
   let done = records.length;
   let next = 0;
+  const templates = new WorldTemplates();
   const worker = async () => {
     while (next < todo.length) {
       const spec = todo[next++]!;
-      const result = await runTrial(spec);
+      const result = await runTrial({ ...spec, templates });
       opts.output.appendTrial(result.record, result.approvals, result.events);
       records.push(result.record);
       opts.onTrial?.(result.record, ++done, planned.length);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, todo.length)) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, todo.length)) }, worker));
+  } finally {
+    await templates.dispose();
+  }
   return records;
 }
