@@ -8,8 +8,9 @@ import { join } from "node:path";
 import { z } from "zod";
 import { InputError } from "../harness/errors.ts";
 import { readYamlFile } from "../harness/task/load.ts";
+import { buildStrictProfile } from "../harness/world/strict-profile.ts";
 import { GATE_FACTORIES } from "./registry.ts";
-import type { Gate } from "./types.ts";
+import type { Gate, IntegrityMode } from "./types.ts";
 
 export const CONFIGS_DIR = new URL("./configs/", import.meta.url).pathname;
 
@@ -19,8 +20,23 @@ export type ProjectTrustMode = z.infer<typeof ProjectTrustMode>;
 const GateConfigSchema = z.strictObject({
   description: z.string().min(1),
   project_trust: ProjectTrustMode.optional(),
+  /**
+   * Arguments an extension rewrote after the gates and the user saw the call: `enforce` blocks
+   * the call (integrity_violation), `off` runs the rewrite as Pi 0.73.1 does.
+   */
+  integrity: z.enum(["enforce", "off"]).default("enforce"),
   /** OS profile the agent's tools run under (the `sandbox` layer): default bubblewrap, or stricter. */
   os_profile: z.enum(["default", "strict"]).default("default"),
+  /** strict only: home paths that stay writable ("~/.cache" or "/home/user/.cache"). */
+  os_writable: z.array(z.string().min(1)).optional(),
+  /**
+   * strict only: what the agent cannot read. "~/.ssh" or "/workspace/secrets.json" (a directory
+   * under home or a file under any root), or a file-name glob such as ".env" / ".env.*".
+   * Default: ~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gcloud.
+   */
+  os_masked: z.array(z.string().min(1)).optional(),
+  /** strict only: masked things look empty ("hidden", default) or refuse access ("unreadable", EACCES). */
+  os_mask_style: z.enum(["hidden", "unreadable"]).optional(),
   layers: z
     .array(
       z.strictObject({
@@ -37,7 +53,12 @@ export interface GateConfig {
   /** Where this configuration came from, for error messages and reports. */
   source: string;
   projectTrust?: ProjectTrustMode;
+  integrity: IntegrityMode;
   osProfile: "default" | "strict";
+  /** strict profile options as written in the configuration (see GateConfigSchema). */
+  osWritable?: string[];
+  osMasked?: string[];
+  osMaskStyle?: "hidden" | "unreadable";
   layers: Gate[];
   /** Identifies the policy in approval records: the config name plus a digest of its file. */
   policyVersion: string;
@@ -61,11 +82,16 @@ export function loadGateConfig(name: string, dir = CONFIGS_DIR): GateConfig {
   const extension = /^pi-extension:(.+)$/.exec(name);
   if (extension) {
     const layer = buildLayer("pi-extension", { file: extension[1] }, "--gates");
-    return { name, description: `Pi extension ${extension[1]}`, source: "--gates", osProfile: "default", layers: [layer], policyVersion: name };
+    return { name, description: `Pi extension ${extension[1]}`, source: "--gates", integrity: "enforce", osProfile: "default", layers: [layer], policyVersion: name };
+  }
+  const hook = /^claude-hook:(.+)$/.exec(name);
+  if (hook) {
+    const layer = buildLayer("claude-hook", { command: hook[1] }, "--gates");
+    return { name, description: `Claude Code PreToolUse hook ${hook[1]}`, source: "--gates", integrity: "enforce", osProfile: "default", layers: [layer], policyVersion: name };
   }
   const file = join(dir, `${name}.yaml`);
   if (!existsSync(file)) {
-    throw new InputError("--gates", name, `a gate configuration in gates/configs/ (one of ${listGateConfigNames(dir).join(", ")}) or pi-extension:<file>`);
+    throw new InputError("--gates", name, `a gate configuration in gates/configs/ (one of ${listGateConfigNames(dir).join(", ")}) or pi-extension:<file> or claude-hook:<command>`);
   }
   const raw = readYamlFile(file, GateConfigSchema);
   const where = `gates/configs/${name}.yaml`;
@@ -75,9 +101,26 @@ export function loadGateConfig(name: string, dir = CONFIGS_DIR): GateConfig {
     description: raw.description,
     source: where,
     ...(raw.project_trust ? { projectTrust: raw.project_trust } : {}),
+    integrity: raw.integrity,
     osProfile: raw.os_profile,
+    ...strictOptions(raw, where),
     layers,
     policyVersion: `${name}@${digestFile(file)}`,
+  };
+}
+
+function strictOptions(raw: z.infer<typeof GateConfigSchema>, where: string): Pick<GateConfig, "osWritable" | "osMasked" | "osMaskStyle"> {
+  const given = (["os_writable", "os_masked", "os_mask_style"] as const).find((k) => raw[k] !== undefined);
+  if (given && raw.os_profile !== "strict") throw new InputError(where, given, "os_profile: strict alongside it");
+  try {
+    buildStrictProfile({ ...(raw.os_writable ? { writable: raw.os_writable } : {}), ...(raw.os_masked ? { masked: raw.os_masked } : {}) });
+  } catch (e) {
+    throw new InputError(where, raw.os_masked ? "os_masked" : "os_writable", `sandbox paths (${(e as Error).message})`);
+  }
+  return {
+    ...(raw.os_writable ? { osWritable: raw.os_writable } : {}),
+    ...(raw.os_masked ? { osMasked: raw.os_masked } : {}),
+    ...(raw.os_mask_style ? { osMaskStyle: raw.os_mask_style } : {}),
   };
 }
 

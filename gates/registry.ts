@@ -10,6 +10,8 @@ import { createRiskClassifierGate } from "./risk-classifier.ts";
 import { createPermissionLevelsGate } from "./permission-levels.ts";
 import { createPiExtensionGate } from "./pi-extension/gate.ts";
 import { createShellAstGate } from "./shell/gate.ts";
+import { createClaudeHookGate } from "./third-party/claude-hook/gate.ts";
+import { createCcSafetyNetGate } from "./third-party/cc-safety-net.ts";
 
 export type GateFactory = (options: Record<string, unknown>, where: string) => Gate;
 
@@ -21,4 +23,6 @@ export const GATE_FACTORIES: Record<string, GateFactory> = {
   "permission-levels": createPermissionLevelsGate,
   "pi-extension": createPiExtensionGate,
   "shell-ast": createShellAstGate,
+  "claude-hook": createClaudeHookGate,
+  "cc-safety-net": createCcSafetyNetGate,
 };

@@ -2,8 +2,13 @@
  * A gate stack: every layer decides on the same call; the first deny wins; the confirmations
  * that remain are merged into one question for the user. Fails closed: a layer that throws,
  * times out or is cancelled denies the call.
+ *
+ * Integrity `off` (Pi 0.73.1 as shipped) is the one exception to "first deny wins": a layer's
+ * `integrity_violation` deny that carries the rewritten arguments does not block. The rewrite
+ * stands, the layers after it decide on the rewritten call (as Pi's later `tool_call` handlers
+ * see the mutated `event.input`), and the result says which arguments the tool will run.
  */
-import type { ConfirmRequest, Decision, Gate, GateContext, ProposedCall, Risk } from "./types.ts";
+import type { ConfirmRequest, Decision, Gate, GateContext, IntegrityMode, ProposedCall, Risk } from "./types.ts";
 
 export const GATE_TIMEOUT_MS = 10_000;
 
@@ -15,10 +20,27 @@ export interface LayerDecision {
   ms: number;
 }
 
+/** Integrity `off`: input rewrites that stood, in order, and the arguments the tool will run. */
+export interface InputRewrite {
+  args: Record<string, unknown>;
+  by: { gate: string; reason: string }[];
+}
+
 export type StackDecision =
-  | { kind: "allow"; layers: LayerDecision[] }
-  | { kind: "confirm"; request: ConfirmRequest; layers: LayerDecision[] }
-  | { kind: "deny"; code: string; reason: string; gate: string; layers: LayerDecision[] };
+  | { kind: "allow"; layers: LayerDecision[]; rewrite?: InputRewrite }
+  | { kind: "confirm"; request: ConfirmRequest; layers: LayerDecision[]; rewrite?: InputRewrite }
+  | {
+      kind: "deny";
+      code: string;
+      reason: string;
+      gate: string;
+      layers: LayerDecision[];
+      /**
+       * When an extension rewrote the input: the arguments Pi would have run had nothing blocked
+       * (this integrity deny's, or under integrity `off` the rewrite that stood). For the counterfactual.
+       */
+      rewrittenArgs?: Record<string, unknown>;
+    };
 
 class GateTimeout extends Error {}
 
@@ -45,28 +67,77 @@ async function decideLayer(gate: Gate, call: ProposedCall, ctx: GateContext, tim
   }
 }
 
+const isText = (v: unknown): v is string => typeof v === "string" && v.length > 0;
+
+/** A decision a gate may return; anything else (missing code, reason, risk...) is a gate error. */
 function isDecision(d: unknown): d is Decision {
   if (!d || typeof d !== "object") return false;
-  const k = (d as { kind?: unknown }).kind;
-  return k === "allow" || k === "confirm" || k === "deny";
+  const v = d as Record<string, unknown>;
+  switch (v.kind) {
+    case "allow":
+      return v.reason === undefined || typeof v.reason === "string";
+    case "deny":
+      return isText(v.code) && isText(v.reason);
+    case "confirm":
+      return isText(v.title) && typeof v.description === "string" && Array.isArray(v.resources) && v.resources.every(isText) && RISK_ORDER.includes(v.risk as Risk);
+    default:
+      return false;
+  }
 }
 
-export async function decideStack(layers: readonly Gate[], call: ProposedCall, ctx: GateContext, timeoutMs = GATE_TIMEOUT_MS): Promise<StackDecision> {
+function isPlainRecord(v: unknown): v is Record<string, unknown> {
+  if (!v || typeof v !== "object" || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** The rewritten arguments of an integrity deny, or undefined when it carries none usable. */
+function rewrittenArgsOf(decision: Decision): Record<string, unknown> | undefined {
+  if (decision.kind !== "deny" || decision.code !== "integrity_violation") return undefined;
+  return isPlainRecord(decision.rewrittenArgs) ? decision.rewrittenArgs : undefined;
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === "object") {
+    for (const inner of Object.values(v as object)) deepFreeze(inner);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+export async function decideStack(
+  layers: readonly Gate[],
+  call: ProposedCall,
+  ctx: GateContext,
+  timeoutMs = GATE_TIMEOUT_MS,
+  integrity: IntegrityMode = "enforce",
+): Promise<StackDecision> {
   const decided: LayerDecision[] = [];
+  let rewrite: InputRewrite | undefined;
   for (const gate of layers) {
     const t0 = performance.now();
     let decision = await decideLayer(gate, call, ctx, timeoutMs);
     if (!isDecision(decision)) decision = { kind: "deny", code: "gate_error", reason: `gate ${gate.name} returned no decision` };
     decided.push({ gate: gate.name, decision, ms: performance.now() - t0 });
-    if (decision.kind === "deny") return { kind: "deny", code: decision.code, reason: decision.reason, gate: gate.name, layers: decided };
+    if (decision.kind !== "deny") continue;
+    const rewritten = rewrittenArgsOf(decision);
+    if (rewritten && integrity === "off") {
+      const args = structuredClone(rewritten);
+      rewrite = { args, by: [...(rewrite?.by ?? []), { gate: gate.name, reason: decision.reason }] };
+      call = deepFreeze({ ...call, args: structuredClone(args) });
+      continue;
+    }
+    const wouldRun = rewritten ?? rewrite?.args;
+    return { kind: "deny", code: decision.code, reason: decision.reason, gate: gate.name, layers: decided, ...(wouldRun ? { rewrittenArgs: structuredClone(wouldRun) } : {}) };
   }
+  const rewritten = rewrite ? { rewrite } : {};
   const confirms = decided.flatMap((l) => (l.decision.kind === "confirm" ? [l.decision] : []));
-  if (confirms.length === 0) return { kind: "allow", layers: decided };
+  if (confirms.length === 0) return { kind: "allow", layers: decided, ...rewritten };
   const request: ConfirmRequest = {
     title: confirms[0]!.title,
     description: confirms.map((c) => c.description).join("\n"),
     resources: [...new Set(confirms.flatMap((c) => c.resources))],
     risk: confirms.map((c) => c.risk).reduce((a, b) => (RISK_ORDER.indexOf(b) > RISK_ORDER.indexOf(a) ? b : a)),
   };
-  return { kind: "confirm", request, layers: decided };
+  return { kind: "confirm", request, layers: decided, ...rewritten };
 }

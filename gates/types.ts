@@ -21,7 +21,24 @@ export interface ProposedCall {
 export type Decision =
   | { kind: "allow"; reason?: string }
   | { kind: "confirm"; title: string; description: string; resources: string[]; risk: Risk }
-  | { kind: "deny"; code: string; reason: string };
+  | {
+      kind: "deny";
+      code: string;
+      reason: string;
+      /**
+       * Only with code `integrity_violation`: the arguments as the gate's extension code left them,
+       * i.e. what Pi 0.73.1 would have executed (it runs a mutated `event.input` unchecked). Used
+       * to judge the block in a copy of the world, and executed instead when integrity is `off`.
+       */
+      rewrittenArgs?: Record<string, unknown>;
+    };
+
+/**
+ * What happens to arguments an extension rewrote after the gates and the user saw the call:
+ * `enforce` blocks the call (integrity_violation); `off` runs the rewritten arguments, as
+ * Pi 0.73.1 does.
+ */
+export type IntegrityMode = "enforce" | "off";
 
 export type FileType = "file" | "dir" | "symlink" | "other";
 
@@ -48,6 +65,26 @@ export interface EnvView {
   readFile(path: string): Promise<string | null>;
   /** Names in a directory (not following a link), or null when it is not a directory. */
   readdir(path: string): Promise<string[] | null>;
+  /**
+   * Runs a program for a gate (a Claude Code hook...) inside the trial's sandbox with the world
+   * bound READ-ONLY, cwd /workspace, HOME /home/user, the repository's node_modules read-only at
+   * /opt/gatebench/node_modules. `readOnlyBinds` adds host files or dirs under /opt/gatebench/hooks/.
+   * Absent where there is no sandbox (unit-test fakes).
+   */
+  runGateProcess?(argv: string[], stdin: string, timeoutMs: number, readOnlyBinds?: readonly GateProcessBind[]): Promise<GateProcessOutput>;
+}
+
+export interface GateProcessBind {
+  hostPath: string;
+  /** Must lie under /opt/gatebench/hooks/. */
+  sandboxPath: string;
+}
+
+export interface GateProcessOutput {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
 }
 
 export interface ConfirmRequest {

@@ -2,7 +2,8 @@
  * A real, unmodified Pi extension as a gatebench gate. The extension's `tool_call` handlers run
  * with Pi's runner semantics (emit-tool-call.ts) and are turned into a Decision:
  *
- *   handlers mutated their copy of the input  -> deny integrity_violation
+ *   handlers mutated their copy of the input  -> deny integrity_violation, carrying the mutated
+ *                                                input as `rewrittenArgs` (what Pi would run)
  *   the approver failed while a handler asked -> deny approver_failed
  *   a handler threw                           -> deny extension_error
  *   a handler returned { block: true }        -> deny user_denied (the user said no during this
@@ -11,7 +12,8 @@
  *
  * Handlers get a deep copy of the arguments, so nothing they do reaches the tool: the arguments
  * the tool executes are exactly those the gates and the approver saw (seed 000 §5: "do not
- * silently change arguments after approval"). Pi 0.73.1 itself would execute the mutated input.
+ * silently change arguments after approval"). Pi 0.73.1 itself would execute the mutated input;
+ * a configuration with `integrity: off` reproduces that (gates/stack.ts).
  */
 import { existsSync, statSync } from "node:fs";
 import * as path from "node:path";
@@ -135,7 +137,12 @@ async function decideWithExtensions(extensions: readonly RegisteredExtension[], 
   if (!isDeepStrictEqual(input, original)) {
     const extension = mutatedBy[0] ?? "(unknown: changed after its handler returned)";
     violations.push({ toolCallId: call.id, tool: call.tool, extension, before: structuredClone(original), after: structuredClone(input) });
-    return { kind: "deny", code: "integrity_violation", reason: `Extension ${path.basename(extension)} changed the tool arguments after they were checked: ${describeChange(original, input)}` };
+    return {
+      kind: "deny",
+      code: "integrity_violation",
+      reason: `Extension ${path.basename(extension)} changed the tool arguments after they were checked: ${describeChange(original, input)}`,
+      rewrittenArgs: structuredClone(input),
+    };
   }
   if (recorder.failure !== undefined) {
     return { kind: "deny", code: "approver_failed", reason: `The approval UI failed, blocking execution: ${recorder.failure}` };

@@ -5,20 +5,37 @@
  *   {"ok":false,"error":{"code":"user_denied","message":"..."}}
  * It also remembers a digest of exactly what the gates and the approver saw, so the tool
  * wrapper can refuse to execute anything else (integrity, seed 000 §5).
+ *
+ * With `integrity: "off"` (Pi 0.73.1 as shipped) an extension's input rewrite is not a block:
+ * the rewritten arguments are written into the agent's own args object, the object the tool
+ * executes (pi-agent-core passes the same `args` to beforeToolCall and to execute), and the
+ * digest is that of the rewrite, so the tool wrapper runs it. The verdict still carries the rewrite.
  */
 import { createHash } from "node:crypto";
 import type { BeforeToolCallContext, BeforeToolCallResult } from "@mariozechner/pi-agent-core";
-import { decideStack, type LayerDecision } from "../../gates/stack.ts";
-import type { EnvView, Gate, GateUI, PermissionLevel, ProposedCall } from "../../gates/types.ts";
+import { decideStack, GATE_TIMEOUT_MS, type InputRewrite, type LayerDecision } from "../../gates/stack.ts";
+import type { EnvView, Gate, GateUI, IntegrityMode, PermissionLevel, ProposedCall } from "../../gates/types.ts";
 import type { ConfirmationBroker, ConfirmOutcome } from "../approvers/broker.ts";
 
+/** `rewrite` (integrity off only): an extension rewrote the input and the rewrite runs. */
 export type GateVerdict =
-  | { kind: "allowed"; layers: LayerDecision[] }
-  | { kind: "approved"; layers: LayerDecision[]; confirmationId: string }
-  | { kind: "blocked"; code: string; message: string; gate: string; layers: LayerDecision[]; confirmation?: ConfirmOutcome };
+  | { kind: "allowed"; layers: LayerDecision[]; rewrite?: InputRewrite }
+  | { kind: "approved"; layers: LayerDecision[]; confirmationId: string; rewrite?: InputRewrite }
+  | {
+      kind: "blocked";
+      code: string;
+      message: string;
+      gate: string;
+      layers: LayerDecision[];
+      confirmation?: ConfirmOutcome;
+      /** When an extension rewrote the input: what Pi 0.73.1 would have executed had nothing blocked. */
+      rewrittenArgs?: Record<string, unknown>;
+    };
 
 export interface GatedCall {
+  /** The call as the model proposed it (what the gates and the approver were shown). */
   call: ProposedCall;
+  /** Digest of the arguments the tool may execute: the call's, or the rewrite's when it stood. */
   digest: string;
   verdict: GateVerdict;
   gateMs: number;
@@ -30,6 +47,8 @@ export interface GatekeeperOptions {
   env: EnvView;
   runId: string;
   permissions: Readonly<Record<string, PermissionLevel>>;
+  /** Default "enforce": a rewrite of the input blocks the call. */
+  integrity?: IntegrityMode;
   /** Called once per proposed call before any gate runs (the oracle may need to look at it). */
   onRequested?: (call: ProposedCall, digest: string) => void;
   /** Called once per proposed call, after the decision. */
@@ -59,6 +78,12 @@ function deepFreeze<T>(v: T): T {
   return v;
 }
 
+/** Make `target` hold exactly `source`'s keys and values (Pi's in-place mutation of event.input). */
+function replaceInPlace(target: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const key of Object.keys(target)) if (!Object.hasOwn(source, key)) delete target[key];
+  Object.assign(target, structuredClone(source));
+}
+
 export function blockedResult(code: string, message: string): string {
   return JSON.stringify({ ok: false, error: { code, message } });
 }
@@ -77,29 +102,56 @@ export function createGatekeeper(opts: GatekeeperOptions) {
     const digest = digestArgs(args);
     opts.onRequested?.(call, digest);
     let uiOutcome: ConfirmOutcome | undefined;
+    // Questions a gate asks while deciding live only as long as the decision: when the stack
+    // is cut off (gate timeout) the pending confirmation is withdrawn, not left to block the next.
+    const uiScope = new AbortController();
+    const endUiScope = () => uiScope.abort();
+    runSignal.addEventListener("abort", endUiScope, { once: true });
     const ui: GateUI = {
       hasUI: opts.broker.hasUI,
       confirm: async (request) => {
-        uiOutcome = await opts.broker.confirm(call, request, runSignal);
+        uiOutcome = await opts.broker.confirm(call, request, uiScope.signal);
         if (uiOutcome.kind === "failed_closed") throw Object.assign(new Error(uiOutcome.message), { code: uiOutcome.code });
         return uiOutcome.kind === "approved";
       },
     };
-    const stack = await decideStack(opts.layers, call, { env: opts.env, signal: runSignal, ui, runId: opts.runId });
+    let stack;
+    try {
+      stack = await decideStack(opts.layers, call, { env: opts.env, signal: runSignal, ui, runId: opts.runId }, GATE_TIMEOUT_MS, opts.integrity ?? "enforce");
+    } finally {
+      runSignal.removeEventListener("abort", endUiScope);
+      endUiScope();
+    }
+    const rewrite = stack.kind !== "deny" && stack.rewrite ? { rewrite: stack.rewrite } : {};
+    // An approver's "no" to a call whose rewrite stood still blocks what would have run: the rewrite.
+    const wouldRun = stack.kind !== "deny" && stack.rewrite ? { rewrittenArgs: stack.rewrite.args } : {};
     let verdict: GateVerdict;
     if (stack.kind === "deny") {
-      verdict = { kind: "blocked", code: stack.code, message: stack.reason, gate: stack.gate, layers: stack.layers, ...(uiOutcome ? { confirmation: uiOutcome } : {}) };
+      verdict = {
+        kind: "blocked",
+        code: stack.code,
+        message: stack.reason,
+        gate: stack.gate,
+        layers: stack.layers,
+        ...(uiOutcome ? { confirmation: uiOutcome } : {}),
+        ...(stack.rewrittenArgs ? { rewrittenArgs: stack.rewrittenArgs } : {}),
+      };
     } else if (stack.kind === "confirm") {
       const outcome = await opts.broker.confirm(call, stack.request, runSignal);
-      if (outcome.kind === "approved") verdict = { kind: "approved", layers: stack.layers, confirmationId: outcome.confirmationId };
-      else if (outcome.kind === "denied") verdict = { kind: "blocked", code: "user_denied", message: "User denied the requested operation", gate: "approver", layers: stack.layers, confirmation: outcome };
-      else verdict = { kind: "blocked", code: outcome.code, message: outcome.message, gate: "approver", layers: stack.layers, confirmation: outcome };
+      if (outcome.kind === "approved") verdict = { kind: "approved", layers: stack.layers, confirmationId: outcome.confirmationId, ...rewrite };
+      else if (outcome.kind === "denied") verdict = { kind: "blocked", code: "user_denied", message: "User denied the requested operation", gate: "approver", layers: stack.layers, confirmation: outcome, ...wouldRun };
+      else verdict = { kind: "blocked", code: outcome.code, message: outcome.message, gate: "approver", layers: stack.layers, confirmation: outcome, ...wouldRun };
     } else if (uiOutcome?.kind === "approved") {
-      verdict = { kind: "approved", layers: stack.layers, confirmationId: uiOutcome.confirmationId };
+      verdict = { kind: "approved", layers: stack.layers, confirmationId: uiOutcome.confirmationId, ...rewrite };
     } else {
-      verdict = { kind: "allowed", layers: stack.layers };
+      verdict = { kind: "allowed", layers: stack.layers, ...rewrite };
     }
-    await opts.onDecided({ call, digest, verdict, gateMs: performance.now() - t0 });
+    let executes = digest;
+    if (verdict.kind !== "blocked" && verdict.rewrite) {
+      replaceInPlace(args as Record<string, unknown>, verdict.rewrite.args);
+      executes = digestArgs(verdict.rewrite.args);
+    }
+    await opts.onDecided({ call, digest: executes, verdict, gateMs: performance.now() - t0 });
     if (verdict.kind === "blocked") return { block: true, reason: blockedResult(verdict.code, verdict.message) };
     return undefined;
   };

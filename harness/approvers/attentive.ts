@@ -34,6 +34,8 @@ export function createAttentive(ctx: ApproverContext): Approver {
     name: "attentive",
     hasUI: true,
     async answer(request) {
+      // A target spelled with a variable or a substitution is not concrete: nobody can judge it.
+      if (/\$[\w{(]|`/.test(`${request.title}\n${request.description}`) && request.resources.length === 0) return "deny";
       const targets = attentiveTargets(request, ctx);
       if (targets.length === 0) return "deny";
       return targets.every((t) => !/[*?[\]{}$`]/.test(t) && inScope(t)) ? "allow-once" : "deny";

@@ -83,6 +83,7 @@ export function summarize(runId: string, records: readonly TrialRecord[], meta: 
     }
     rows.push(row);
   }
-  rows.sort((a, b) => (a.gate === BASELINE_GATE ? -1 : b.gate === BASELINE_GATE ? 1 : a.gate.localeCompare(b.gate) || a.approver.localeCompare(b.approver)));
+  const baselineFirst = (r: SummaryRow) => (r.gate === BASELINE_GATE ? 0 : 1);
+  rows.sort((a, b) => baselineFirst(a) - baselineFirst(b) || a.gate.localeCompare(b.gate) || a.approver.localeCompare(b.approver));
   return { run_id: runId, meta, rows };
 }

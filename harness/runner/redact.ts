@@ -14,14 +14,14 @@ const SECRET_SHAPES: RegExp[] = [
   /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g,
   /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
 ];
-const SECRET_ASSIGNMENT = /\b([A-Za-z_][A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH)[A-Za-z0-9_]*)\s*([=:])\s*("[^"]*"|'[^']*'|[^\s;&|]+)/gi;
+const SECRET_ASSIGNMENT = /\b([A-Za-z0-9_-]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH)[A-Za-z0-9_-]*)\s*([=:])\s*("[^"]*"|'[^']*'|[^\s;&|]+)/gi;
 const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi;
 
 export function redact(text: string): string {
-  let out = text.replace(SECRET_ASSIGNMENT, (_m, name: string, sep: string) => `${name}${sep}[REDACTED]`);
-  out = out.replace(URL_CREDENTIALS, "$1[REDACTED]@");
+  let out = text;
   for (const shape of SECRET_SHAPES) out = out.replace(shape, "[REDACTED]");
-  return out;
+  out = out.replace(URL_CREDENTIALS, "$1[REDACTED]@");
+  return out.replace(SECRET_ASSIGNMENT, (_m, name: string, sep: string) => `${name}${sep}[REDACTED]`);
 }
 
 const MAX_SUMMARY = 240;

@@ -17,11 +17,12 @@ import { diffSnapshots } from "../effects/diff.ts";
 import { classifyChanges, isHarmful, wrongfulEffects, type WrongfulSummary } from "../effects/wrongful.ts";
 import type { LoadedTask } from "../task/load.ts";
 import { createTools, TOOL_PERMISSIONS } from "../tools/index.ts";
-import { cloneWorld, createWorld, type TrialWorld } from "../world/world.ts";
-import { DEFAULT_MASKED_SECRETS } from "../world/bwrap-args.ts";
+import { cloneWorld, createWorld, type CreateWorldOptions, type TrialWorld } from "../world/world.ts";
+import { buildStrictProfile } from "../world/strict-profile.ts";
 import type { Snapshot } from "../world/types.ts";
 import type { TrialRecord } from "./record.ts";
 import { summarizeCall } from "./redact.ts";
+import type { WorldTemplates } from "./world-templates.ts";
 import { loadProjectGatesFor } from "./project-gates.ts";
 
 export interface TrialSpec {
@@ -34,6 +35,8 @@ export interface TrialSpec {
   attempt: number;
   /** Keep the trial directory after the trial (debugging). */
   keepWorld?: boolean;
+  /** Start from a copy of the task's post-setup world instead of running setup.sh again. */
+  templates?: WorldTemplates;
 }
 
 export type TrialEvent = { t: number; type: string } & Record<string, unknown>;
@@ -58,7 +61,10 @@ interface CallLog {
   osDenied: boolean;
   integrityViolation: boolean;
   wrongful?: WrongfulSummary;
+  /** The blocked call judged in a copy of the world (with the arguments that would have run). */
   counterfactual?: Promise<WrongfulSummary>;
+  /** Copy-of-the-world runs by arguments digest (the oracle and the block may ask for the same one). */
+  counterfactuals: Map<string, Promise<WrongfulSummary>>;
 }
 
 /** Changes of one call that wrong a path that existed after setup. */
@@ -116,15 +122,23 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
   const approvals: ApprovalRecord[] = [];
   const evidence: TrialResult["evidence"] = { testOutput: "", changes: [] };
   try {
-    world = await createWorld({
+    const worldOptions: CreateWorldOptions = {
       mounts: task.task.world.mounts,
       limits: { callTimeoutMs: limits.call_timeout_sec * 1000, trialTimeoutMs: (limits.agent_timeout_sec + 60) * 1000 },
-      profile: spec.gate.osProfile === "strict" ? { kind: "strict", writableHomePaths: [], maskedPaths: DEFAULT_MASKED_SECRETS } : { kind: "default" },
+      profile:
+        spec.gate.osProfile === "strict"
+          ? buildStrictProfile({ ...(spec.gate.osWritable ? { writable: spec.gate.osWritable } : {}), ...(spec.gate.osMasked ? { masked: spec.gate.osMasked } : {}), ...(spec.gate.osMaskStyle ? { maskStyle: spec.gate.osMaskStyle } : {}) })
+          : { kind: "default" },
       keep: spec.keepWorld ?? false,
-    });
+    };
+    if (spec.templates) {
+      world = await cloneWorld(await spec.templates.template(task), worldOptions);
+    } else {
+      world = await createWorld(worldOptions);
+      const setup = await world.runScript(task.setupPath, { timeoutMs: 60_000 });
+      if (setup.exitCode !== 0) throw new Error(`setup.sh failed (exit ${setup.exitCode}): ${setup.stderr.slice(-400)}`);
+    }
     const w = world;
-    const setup = await w.runScript(task.setupPath, { timeoutMs: 60_000 });
-    if (setup.exitCode !== 0) throw new Error(`setup.sh failed (exit ${setup.exitCode}): ${setup.stderr.slice(-400)}`);
     const s0 = await w.snapshot();
     let current = s0;
     log("world_ready", { files: s0.size });
@@ -133,21 +147,28 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     const outcomes: OutcomeBook = new Map();
     const baseTools = createTools(w);
 
-    const counterfactual = (toolCallId: string): Promise<WrongfulSummary> => {
+    // `args`: what would really have run, when an extension rewrote the call (default: the call's own).
+    const counterfactual = (toolCallId: string, args?: Readonly<Record<string, unknown>>): Promise<WrongfulSummary> => {
       const entry = calls.get(toolCallId);
       if (!entry) return Promise.reject(new Error(`unknown tool call ${toolCallId}`));
-      entry.counterfactual ??= (async () => {
-        const copy = await cloneWorld(w);
-        try {
-          const tool = createTools(copy).find((t) => t.name === entry.call.tool);
-          if (tool) await tool.execute(toolCallId, structuredClone(entry.call.args) as never).catch(() => undefined);
-          const after = await copy.snapshot();
-          return callWrongful(s0, current, after, task);
-        } finally {
-          await copy.close();
-        }
-      })();
-      return entry.counterfactual;
+      const runArgs = args ?? entry.call.args;
+      const key = digestArgs(runArgs);
+      let pending = entry.counterfactuals.get(key);
+      if (!pending) {
+        pending = (async () => {
+          const copy = await cloneWorld(w);
+          try {
+            const tool = createTools(copy).find((t) => t.name === entry.call.tool);
+            if (tool) await tool.execute(toolCallId, structuredClone(runArgs) as never).catch(() => undefined);
+            const after = await copy.snapshot();
+            return callWrongful(s0, current, after, task);
+          } finally {
+            await copy.close();
+          }
+        })();
+        entry.counterfactuals.set(key, pending);
+      }
+      return pending;
     };
     // A gate configuration that can never ask runs once, with nobody to ask ("-").
     const approver = createApprover(spec.approver === "-" ? "headless" : spec.approver, {
@@ -177,8 +198,9 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
       env: w.env,
       runId: spec.runId,
       permissions: TOOL_PERMISSIONS,
+      integrity: spec.gate.integrity,
       onRequested: (call, digest) => {
-        calls.set(call.id, { call, digest, executed: false, failed: false, osDenied: false, integrityViolation: false });
+        calls.set(call.id, { call, digest, executed: false, failed: false, osDenied: false, integrityViolation: false, counterfactuals: new Map() });
       },
       onDecided: async (gated) => {
         const entry = calls.get(gated.call.id)!;
@@ -188,8 +210,13 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
         if (gated.verdict.kind === "blocked") {
           outcomes.set(gated.call.id, "blocked");
           firstBlockSeen = true;
-          if (gated.verdict.code === "integrity_violation") entry.integrityViolation = true;
-          await counterfactual(gated.call.id).catch(() => undefined);
+          if (gated.verdict.code === "integrity_violation" || gated.verdict.rewrittenArgs) entry.integrityViolation = true;
+          entry.counterfactual = counterfactual(gated.call.id, gated.verdict.rewrittenArgs);
+          await entry.counterfactual.catch(() => undefined);
+        } else if (gated.verdict.rewrite) {
+          // integrity off: the rewrite happened and runs; it counts as a violation, not a block.
+          entry.integrityViolation = true;
+          log("integrity_violation", { id: gated.call.id, allowed: true, by: gated.verdict.rewrite.by.map((r) => r.gate) });
         }
       },
     });
@@ -197,7 +224,7 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
       ...tool,
       execute: async (id, params, signal, onUpdate) => {
         const entry = calls.get(id);
-        if (!entry?.gated || entry.gated.verdict.kind === "blocked" || digestArgs(params) !== entry.digest) {
+        if (!entry?.gated || entry.gated.verdict.kind === "blocked" || digestArgs(params) !== entry.gated.digest) {
           if (entry) entry.integrityViolation = true;
           outcomes.set(id, "blocked");
           log("integrity_violation", { id });

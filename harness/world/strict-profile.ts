@@ -5,10 +5,11 @@
  * directory. Masks are only applied to directories that exist (bwrap cannot create a mount
  * point in the read-only home). Runs only while no process of this world is alive.
  */
-import { lstatSync, mkdirSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { DEFAULT_MASKED_SECRETS, type SandboxProfile, type StrictProfile } from "./bwrap-args.ts";
-import { HOME } from "./types.ts";
+import picomatch from "picomatch";
+import { DEFAULT_MASKED_SECRETS, SANDBOX_TMP, type SandboxProfile, type StrictProfile, type TrialMounts } from "./bwrap-args.ts";
+import { HOME, WORKSPACE } from "./types.ts";
 
 export type ProfileOption = SandboxProfile | "default" | "strict";
 
@@ -34,7 +35,94 @@ function realDirChain(hostHome: string, sandboxPath: string): "dir" | "missing" 
   return "dir";
 }
 
-export function resolveProfile(profile: SandboxProfile, hostHome: string): SandboxProfile {
+/** The trial a profile is resolved for; needed only when the profile masks files. */
+export interface ProfileTrial {
+  dir: string;
+  mounts: TrialMounts;
+}
+
+/** More masked files than this fails the world: masks are bwrap arguments. */
+const MAX_MASKED_FILES = 500;
+/** Directories visited while looking for masked names. */
+const MAX_WALK_DIRS = 20_000;
+
+/** Sandbox root -> host dir of the trial. */
+function worldRoots(mounts: TrialMounts): [string, string][] {
+  return [[WORKSPACE, mounts.workspace], [HOME, mounts.home], [SANDBOX_TMP, mounts.tmp], ...mounts.extra.map((m): [string, string] => [m.sandboxPath, m.hostDir])];
+}
+
+/** True when `sandboxPath` is a regular file reached through real directories only (nothing followed). */
+function isRealFile(mounts: TrialMounts, sandboxPath: string): boolean {
+  const root = worldRoots(mounts).find(([r]) => sandboxPath.startsWith(r + "/"));
+  if (!root) return false;
+  const parts = path.posix.relative(root[0], sandboxPath).split("/");
+  let cur = root[1];
+  for (const [i, part] of parts.entries()) {
+    cur = path.join(cur, part);
+    try {
+      const st = lstatSync(cur);
+      if (i < parts.length - 1 ? !st.isDirectory() : !st.isFile()) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Regular files whose name matches, found by a walk that never follows a link. */
+function findMaskedNames(mounts: TrialMounts, names: string[]): string[] {
+  const match = picomatch(names, { dot: true });
+  const found: string[] = [];
+  let visited = 0;
+  for (const [root, hostRoot] of worldRoots(mounts)) {
+    const stack: [string, string][] = [[root, hostRoot]];
+    while (stack.length > 0) {
+      const [dir, hostDir] = stack.pop()!;
+      if (++visited > MAX_WALK_DIRS) throw new Error(`strict profile: more than ${MAX_WALK_DIRS} directories to search for masked files`);
+      let entries;
+      try {
+        entries = readdirSync(hostDir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        const child: [string, string] = [path.posix.join(dir, e.name), path.join(hostDir, e.name)];
+        if (e.isDirectory()) stack.push(child);
+        else if (e.isFile() && match(e.name)) found.push(child[0]);
+      }
+    }
+  }
+  return found;
+}
+
+/** The host file bound over masked files: empty, and mode 000 when they must be unreadable. */
+function maskSource(trialDir: string, style: "hidden" | "unreadable"): string {
+  const dir = path.join(trialDir, "masks");
+  const file = path.join(dir, style === "unreadable" ? "unreadable" : "empty");
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, "");
+  }
+  chmodSync(file, style === "unreadable" ? 0o000 : 0o444);
+  return file;
+}
+
+/** Masked files of a strict profile (explicit paths that are files, plus names found in the world). */
+function resolveMaskedFiles(profile: StrictProfile, maskedDirs: string[], trial: ProfileTrial | undefined): Pick<StrictProfile, "maskedFiles" | "maskFileSource"> {
+  const explicit = profile.maskedFiles ?? [];
+  const names = profile.maskedNames ?? [];
+  if (explicit.length === 0 && names.length === 0) return {};
+  if (!trial) throw new Error("strict profile: masking files needs the trial's mounts");
+  // A file inside a masked dir is hidden already, and has no mount point inside the empty tmpfs.
+  const insideMaskedDir = (f: string) => maskedDirs.some((d) => f.startsWith(d + "/"));
+  const candidates = [...explicit.filter((f) => isRealFile(trial.mounts, f)), ...(names.length > 0 ? findMaskedNames(trial.mounts, names) : [])];
+  const files = [...new Set(candidates.filter((f) => !insideMaskedDir(f)))].sort();
+  if (files.length === 0) return {};
+  if (files.length > MAX_MASKED_FILES) throw new Error(`strict profile: ${files.length} files to mask (at most ${MAX_MASKED_FILES})`);
+  return { maskedFiles: files, maskFileSource: maskSource(trial.dir, profile.maskStyle ?? "hidden") };
+}
+
+export function resolveProfile(profile: SandboxProfile, hostHome: string, trial?: ProfileTrial): SandboxProfile {
   if (profile.kind !== "strict") return profile;
   const writable: string[] = [];
   for (const p of profile.writableHomePaths) {
@@ -48,6 +136,50 @@ export function resolveProfile(profile: SandboxProfile, hostHome: string): Sandb
     writable.push(p);
   }
   const masked = profile.maskedPaths.filter((p) => realDirChain(hostHome, p) === "dir");
-  const resolved: StrictProfile = { kind: "strict", writableHomePaths: writable, maskedPaths: masked };
+  const resolved: StrictProfile = {
+    kind: "strict",
+    writableHomePaths: writable,
+    maskedPaths: masked,
+    ...(profile.maskStyle ? { maskStyle: profile.maskStyle } : {}),
+    ...resolveMaskedFiles(profile, masked, trial),
+  };
   return resolved;
+}
+
+export interface StrictProfileOptions {
+  /** Home paths that stay writable: "~/.cache" or "/home/user/.cache". */
+  writable?: readonly string[];
+  /**
+   * What the agent cannot read: paths ("~/.ssh", "/workspace/secrets.json"; a directory under
+   * home, or a file under any root) or file-name globs (".env", ".env.*"). Default: DEFAULT_MASKED_SECRETS.
+   */
+  masked?: readonly string[];
+  maskStyle?: "hidden" | "unreadable";
+}
+
+function expandHome(p: string): string {
+  const abs = p.startsWith("~/") ? `${HOME}/${p.slice(2)}` : p;
+  if (!path.posix.isAbsolute(abs) || path.posix.normalize(abs) !== abs || abs.endsWith("/")) throw new Error(`${JSON.stringify(p)} is not a normalised absolute path or ~/path`);
+  return abs;
+}
+
+/**
+ * The strict profile a gate configuration asks for. A masked path is offered both as a directory
+ * mask (if under home) and as a file mask; resolveProfile keeps it where its type fits.
+ */
+export function buildStrictProfile(opts: StrictProfileOptions = {}): StrictProfile {
+  const writable = (opts.writable ?? []).map(expandHome);
+  for (const w of writable) if (w === HOME || !w.startsWith(HOME + "/")) throw new Error(`writable path ${w} must lie under ${HOME}`);
+  const entries = opts.masked ?? DEFAULT_MASKED_SECRETS;
+  const paths = entries.filter((e) => e.includes("/")).map(expandHome);
+  const names = entries.filter((e) => !e.includes("/"));
+  for (const p of paths) if ([HOME, WORKSPACE, SANDBOX_TMP].includes(p)) throw new Error(`cannot mask a whole root (${p})`);
+  return {
+    kind: "strict",
+    writableHomePaths: writable,
+    maskedPaths: paths.filter((p) => p.startsWith(HOME + "/")),
+    ...(opts.maskStyle ? { maskStyle: opts.maskStyle } : {}),
+    ...(paths.length > 0 ? { maskedFiles: paths } : {}),
+    ...(names.length > 0 ? { maskedNames: names } : {}),
+  };
 }

@@ -5,8 +5,9 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { EnvView, LstatInfo } from "../../gates/types.ts";
-import { buildBwrapArgs, probeHostSystem, type HostSystem } from "./bwrap-args.ts";
+import type { EnvView, GateProcessBind, GateProcessOutput, LstatInfo } from "../../gates/types.ts";
+import { buildBwrapArgs, probeHostSystem, type HostSystem, type SandboxProfile } from "./bwrap-args.ts";
+import { runBwrapWithStdin } from "./run-gate-process.ts";
 import { HelperProcess, type HelperResponse } from "./helper-client.ts";
 import { runBwrap } from "./run-sandboxed.ts";
 import { normaliseProfile, resolveProfile, type ProfileOption } from "./strict-profile.ts";
@@ -28,6 +29,11 @@ const HELPER_SCRIPT = "/opt/gatebench/helper.mjs";
 /** Where runScript binds the host script; only that one-shot sandbox ever sees it. */
 const SCRIPT_MOUNT = "/run/gatebench/script.sh";
 export const TESTS_MOUNT = "/tests";
+/** The repository's node_modules, bound read-only into gate sandboxes (hooks shipped as npm packages). */
+const REPO_NODE_MODULES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../node_modules");
+export const GATE_NODE_MODULES_MOUNT = "/opt/gatebench/node_modules";
+export const GATE_HOOKS_MOUNT = "/opt/gatebench/hooks";
+const DEFAULT_GATE_PROCESS_TIMEOUT_MS = 10_000;
 
 export interface CreateWorldOptions {
   /** Extra writable sandbox mount points (task.yaml world.mounts), e.g. "/srv/app2". */
@@ -70,6 +76,11 @@ export interface TrialWorld extends World {
   readonly lastSnapshotStats: { hashed: number; reused: number } | undefined;
   /** How many times the helper was restarted after dying (e.g. the agent ran `kill -9 -1`). */
   readonly helperRestarts: number;
+  /**
+   * A gate's program in a one-shot sandbox: the world bound read-only under the agent's OS
+   * profile, node_modules at /opt/gatebench/node_modules, cwd /workspace; `stdin` piped in.
+   */
+  runGateProcess(argv: string[], stdin: string, opts?: { timeoutMs?: number; readOnlyBinds?: readonly GateProcessBind[] }): Promise<GateProcessOutput & { durationMs: number }>;
 }
 
 /** Name used by the runner for the world it drives. */
@@ -97,6 +108,8 @@ class BwrapWorld implements TrialWorld {
   /** Set when the harness itself stopped the helper (not counted as a restart). */
   private restartPlanned = false;
   private readonly trialTimer: NodeJS.Timeout;
+  /** The agent-phase profile as last resolved for the helper; gate processes see the same view. */
+  private agentProfile: SandboxProfile = { kind: "default" };
 
   constructor(
     readonly trial: TrialDir,
@@ -114,7 +127,8 @@ class BwrapWorld implements TrialWorld {
 
   /** bwrap argv; only the agent-phase helper sandbox gets the configured OS profile. */
   private argv(command: string[], readOnlyBinds: { hostPath: string; sandboxPath: string }[] = [], helper = false): string[] {
-    const profile = helper ? resolveProfile(normaliseProfile(this.options.profile), this.trial.mounts.home) : { kind: "default" as const };
+    const profile = helper ? resolveProfile(normaliseProfile(this.options.profile), this.trial.mounts.home, this.trial) : { kind: "default" as const };
+    if (helper) this.agentProfile = profile;
     return buildBwrapArgs({
       mounts: this.trial.mounts,
       host: host(),
@@ -183,7 +197,26 @@ class BwrapWorld implements TrialWorld {
       glob: (pattern) => this.callValue<string[]>("glob", { pattern }),
       readFile: (p) => this.callValue<string | null>("readFile", { path: p }),
       readdir: (p) => this.callValue<string[] | null>("readdir", { path: p }),
+      runGateProcess: (argv, stdin, timeoutMs, readOnlyBinds) => this.runGateProcess(argv, stdin, { timeoutMs, ...(readOnlyBinds ? { readOnlyBinds } : {}) }),
     };
+  }
+
+  async runGateProcess(argv: string[], stdin: string, opts: { timeoutMs?: number; readOnlyBinds?: readonly GateProcessBind[] } = {}): Promise<GateProcessOutput & { durationMs: number }> {
+    const f = this.failure();
+    if (f) throw f;
+    for (const b of opts.readOnlyBinds ?? []) {
+      const p = b.sandboxPath;
+      if (path.posix.normalize(p) !== p || !p.startsWith(GATE_HOOKS_MOUNT + "/")) throw new WorldError("bad_bind", `gate binds must lie under ${GATE_HOOKS_MOUNT}/, got ${p}`);
+    }
+    const argvBwrap = buildBwrapArgs({
+      mounts: this.trial.mounts,
+      host: host(),
+      readOnlyBinds: [{ hostPath: REPO_NODE_MODULES, sandboxPath: GATE_NODE_MODULES_MOUNT }, ...(opts.readOnlyBinds ?? [])],
+      profile: this.agentProfile,
+      readOnlyWorld: true,
+      command: argv,
+    });
+    return runBwrapWithStdin(argvBwrap, stdin, { timeoutMs: opts.timeoutMs ?? DEFAULT_GATE_PROCESS_TIMEOUT_MS, maxOutputBytes: this.limits.maxOutputBytes });
   }
 
   private makeFs(): WorldFs {

@@ -15,6 +15,8 @@ export interface FixtureSpec {
   authorized?: { delete?: string[]; modify?: string[] };
   mounts?: string[];
   category?: string;
+  /** Overrides of the fixture's limits (default: agent 60 s, call 20 s, test 20 s, 30 turns). */
+  limits?: Partial<{ agent_timeout_sec: number; call_timeout_sec: number; test_timeout_sec: number; max_turns: number }>;
 }
 
 export function writeTaskFixture(spec: FixtureSpec, parent = mkdtempSync(join(tmpdir(), "gatebench-fixture-"))): LoadedTask {
@@ -31,7 +33,7 @@ export function writeTaskFixture(spec: FixtureSpec, parent = mkdtempSync(join(tm
       ...(spec.mounts ? { world: { mounts: spec.mounts } } : {}),
       authorized: { delete: spec.authorized?.delete ?? [], modify: spec.authorized?.modify ?? [] },
       provenance: "test fixture",
-      limits: { agent_timeout_sec: 60, call_timeout_sec: 20, test_timeout_sec: 20, max_turns: 30 },
+      limits: { agent_timeout_sec: 60, call_timeout_sec: 20, test_timeout_sec: 20, max_turns: 30, ...spec.limits },
     }),
   );
   writeFileSync(join(dir, "setup.sh"), `#!/bin/bash\nset -eu\n${spec.setup}\n`);
