@@ -3,7 +3,8 @@
  * key from the provider's environment variable), or any OpenAI-compatible server (Ollama,
  * vLLM, a local test server) with GATEBENCH_BASE_URL set: `openai-compatible/<model>`.
  */
-import { getEnvApiKey, getModel, getProviders, streamSimple, type Model } from "@mariozechner/pi-ai";
+import type { StreamFn } from "@mariozechner/pi-agent-core";
+import { createAssistantMessageEventStream, getEnvApiKey, getModel, getProviders, streamSimple, type AssistantMessage, type Model } from "@mariozechner/pi-ai";
 import { InputError } from "../../errors.ts";
 import type { Driver } from "./scripted.ts";
 
@@ -34,12 +35,44 @@ export function resolveModel(spec: string, env: NodeJS.ProcessEnv = process.env)
   return baseUrl ? { ...model, baseUrl } : model;
 }
 
+/**
+ * A reply with no content and no usage is not an answer: the server sent something that is not
+ * a completion stream (an HTML error page, an empty 200), which pi-ai reads as zero chunks and
+ * reports as a normal stop. A real empty answer still reports its prompt tokens.
+ */
+function isNonAnswer(message: AssistantMessage): boolean {
+  return message.content.length === 0 && message.usage.totalTokens === 0 && (message.stopReason === "stop" || message.stopReason === "length");
+}
+
+/** pi-ai's streamSimple, with a non-answer turned into a provider error the trial can see. */
+export const streamModelReply: StreamFn = (model, context, options) => {
+  const inner = streamSimple(model, context, options);
+  const outer = createAssistantMessageEventStream();
+  void (async () => {
+    for await (const event of inner) {
+      if (event.type === "done" && isNonAnswer(event.message)) {
+        const error: AssistantMessage = {
+          ...event.message,
+          stopReason: "error",
+          errorMessage: `${model.baseUrl} returned no completion (no content, no usage): not an OpenAI-style event stream?`,
+        };
+        outer.push({ type: "error", reason: "error", error });
+        outer.end(error);
+        return;
+      }
+      outer.push(event);
+    }
+    outer.end();
+  })();
+  return outer;
+};
+
 export function createModelDriver(spec: string): Driver & { getApiKey: (provider: string) => string | undefined } {
   const model = resolveModel(spec);
   return {
     name: spec,
     model,
-    streamFn: streamSimple,
+    streamFn: streamModelReply,
     meter: undefined,
     getApiKey: (provider) => process.env.GATEBENCH_API_KEY ?? getEnvApiKey(provider) ?? (provider === "openai-compatible" ? "none" : undefined),
   };

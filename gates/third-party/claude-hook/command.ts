@@ -1,0 +1,112 @@
+/**
+ * A hook command string (`cc-safety-net hook --coding-cli`, `node hooks/guard.mjs`,
+ * `test/fixtures/hooks/deny.sh`) turned into an argv that runs inside the trial's sandbox:
+ * - an npm bin name found in node_modules/.bin -> /opt/gatebench/node_modules/.bin/<name>
+ * - a file of the host (absolute, or relative to the repository) -> bound read-only under
+ *   /opt/gatebench/hooks/<i>/<name> (files under node_modules map to /opt/gatebench/node_modules)
+ * - anything else (bash, node, /usr/bin/python3, flags) is passed as written: the sandbox has /usr.
+ * The string is split like a shell would split words (quotes, backslashes), never run by one.
+ */
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { GateProcessBind } from "../../types.ts";
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const NODE_MODULES = path.join(REPO_ROOT, "node_modules");
+const SANDBOX_NODE_MODULES = "/opt/gatebench/node_modules";
+const SANDBOX_HOOKS = "/opt/gatebench/hooks";
+/** Host trees the sandbox already shows at the same path. */
+const SYSTEM_PREFIXES = ["/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/etc/"];
+
+export interface HookCommand {
+  argv: string[];
+  binds: GateProcessBind[];
+}
+
+/** Shell-like word splitting: '...' literal, "..." with \\ \" \$ \` escapes, \\x outside quotes. */
+export function splitCommand(command: string): string[] {
+  const words: string[] = [];
+  let cur = "";
+  let inWord = false;
+  let i = 0;
+  while (i < command.length) {
+    const c = command[i]!;
+    if (c === "'") {
+      const end = command.indexOf("'", i + 1);
+      if (end < 0) throw new Error("unterminated single quote");
+      cur += command.slice(i + 1, end);
+      inWord = true;
+      i = end + 1;
+    } else if (c === '"') {
+      i++;
+      for (;;) {
+        if (i >= command.length) throw new Error("unterminated double quote");
+        const d = command[i]!;
+        if (d === '"') break;
+        if (d === "\\" && i + 1 < command.length && '\\"$`'.includes(command[i + 1]!)) {
+          cur += command[i + 1];
+          i += 2;
+        } else {
+          cur += d;
+          i++;
+        }
+      }
+      inWord = true;
+      i++;
+    } else if (c === "\\") {
+      if (i + 1 >= command.length) throw new Error("trailing backslash");
+      cur += command[i + 1];
+      inWord = true;
+      i += 2;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(cur);
+      cur = "";
+      inWord = false;
+      i++;
+    } else {
+      cur += c;
+      inWord = true;
+      i++;
+    }
+  }
+  if (inWord) words.push(cur);
+  return words;
+}
+
+function isHostFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Throws an Error saying what is wrong; the factory turns it into an InputError. */
+export function resolveHookCommand(command: string, env: Readonly<Record<string, string>> = {}): HookCommand {
+  const words = splitCommand(command);
+  if (words.length === 0) throw new Error("an empty command");
+  const binds: GateProcessBind[] = [];
+  const argv = words.map((w, i) => {
+    if (i === 0 && !w.includes("/")) {
+      const bin = path.join(NODE_MODULES, ".bin", w);
+      return existsSync(bin) ? `${SANDBOX_NODE_MODULES}/.bin/${w}` : w;
+    }
+    if (!w.includes("/") || w.startsWith("-") || SYSTEM_PREFIXES.some((p) => w.startsWith(p))) return w;
+    const host = path.resolve(REPO_ROOT, w);
+    if (!isHostFile(host)) {
+      if (i === 0) throw new Error(`the hook program ${w} (${host}) is not a file`);
+      return w;
+    }
+    if (host.startsWith(NODE_MODULES + "/")) return `${SANDBOX_NODE_MODULES}/${path.relative(NODE_MODULES, host)}`;
+    const sandboxPath = `${SANDBOX_HOOKS}/${binds.length}/${path.basename(host)}`;
+    binds.push({ hostPath: host, sandboxPath });
+    return sandboxPath;
+  });
+  const envWords = Object.entries(env).map(([k, v]) => {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new Error(`an environment variable name, got ${JSON.stringify(k)}`);
+    return `${k}=${v}`;
+  });
+  // The sandbox starts with a clear environment; env(1) adds the hook's own variables.
+  return { argv: envWords.length > 0 ? ["/usr/bin/env", ...envWords, ...argv] : argv, binds };
+}
