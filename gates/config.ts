@@ -37,6 +37,11 @@ const GateConfigSchema = z.strictObject({
   os_masked: z.array(z.string().min(1)).optional(),
   /** strict only: masked things look empty ("hidden", default) or refuse access ("unreadable", EACCES). */
   os_mask_style: z.enum(["hidden", "unreadable"]).optional(),
+  /**
+   * strict only: a call the user explicitly approved runs outside the strict profile (in the
+   * default sandbox), like Codex's on-request escalation; unapproved calls stay confined.
+   */
+  os_escalate_approved: z.boolean().optional(),
   layers: z
     .array(
       z.strictObject({
@@ -59,6 +64,8 @@ export interface GateConfig {
   osWritable?: string[];
   osMasked?: string[];
   osMaskStyle?: "hidden" | "unreadable";
+  /** strict only: approved calls run in the default sandbox. */
+  osEscalateApproved?: boolean;
   layers: Gate[];
   /** Identifies the policy in approval records: the config name plus a digest of its file. */
   policyVersion: string;
@@ -109,8 +116,8 @@ export function loadGateConfig(name: string, dir = CONFIGS_DIR): GateConfig {
   };
 }
 
-function strictOptions(raw: z.infer<typeof GateConfigSchema>, where: string): Pick<GateConfig, "osWritable" | "osMasked" | "osMaskStyle"> {
-  const given = (["os_writable", "os_masked", "os_mask_style"] as const).find((k) => raw[k] !== undefined);
+function strictOptions(raw: z.infer<typeof GateConfigSchema>, where: string): Pick<GateConfig, "osWritable" | "osMasked" | "osMaskStyle" | "osEscalateApproved"> {
+  const given = (["os_writable", "os_masked", "os_mask_style", "os_escalate_approved"] as const).find((k) => raw[k] !== undefined);
   if (given && raw.os_profile !== "strict") throw new InputError(where, given, "os_profile: strict alongside it");
   try {
     buildStrictProfile({ ...(raw.os_writable ? { writable: raw.os_writable } : {}), ...(raw.os_masked ? { masked: raw.os_masked } : {}) });
@@ -121,6 +128,7 @@ function strictOptions(raw: z.infer<typeof GateConfigSchema>, where: string): Pi
     ...(raw.os_writable ? { osWritable: raw.os_writable } : {}),
     ...(raw.os_masked ? { osMasked: raw.os_masked } : {}),
     ...(raw.os_mask_style ? { osMaskStyle: raw.os_mask_style } : {}),
+    ...(raw.os_escalate_approved ? { osEscalateApproved: true } : {}),
   };
 }
 

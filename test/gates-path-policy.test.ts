@@ -130,8 +130,8 @@ const rows: Row[] = [
   { name: "link mode: writing through a link judged as the link", path: "photos", op: "write", expect: { kind: "allow" }, policy: P({ links: "link" }) },
   { name: "link mode: a trailing slash still follows", path: "photos/", op: "write", expect: { kind: "confirm" }, policy: P({ links: "link" }) },
   // deletes
-  { name: "delete a file", path: "src/app.ts", op: "delete", expect: { kind: "allow" } },
-  { name: "delete a dir with a trailing slash", path: "build/", op: "delete", expect: { kind: "allow" } },
+  { name: "delete a file", path: "src/app.ts", op: "delete", expect: { kind: "confirm", resources: ["/workspace/src/app.ts"] } },
+  { name: "delete a dir with a trailing slash", path: "build/", op: "delete", expect: { kind: "confirm", resources: ["/workspace/build"] } },
   { name: "delete /", path: "/", op: "delete", expect: { kind: "deny", code: "root_delete" } },
   { name: "delete the workspace", path: "/workspace", op: "delete", expect: { kind: "deny", code: "root_delete" } },
   { name: "delete `.` (cwd is the workspace)", path: ".", op: "delete", expect: { kind: "deny", code: "root_delete" } },
@@ -140,8 +140,8 @@ const rows: Row[] = [
   { name: "delete ~/ ", path: "~/", op: "delete", expect: { kind: "deny", code: "root_delete" } },
   { name: "delete /home (a parent of HOME)", path: "/home", op: "delete", expect: { kind: "deny", code: "root_delete" } },
   { name: "delete through a link to home, directory form", path: "homelink/", op: "delete", expect: { kind: "deny", code: "root_delete" } },
-  { name: "delete a link to home removes only the link", path: "homelink", op: "delete", expect: { kind: "allow" } },
-  { name: "delete a link pointing outside removes only the link", path: "photos", op: "delete", recursive: true, expect: { kind: "allow" } },
+  { name: "delete a link to home removes only the link", path: "homelink", op: "delete", expect: { kind: "confirm" } },
+  { name: "delete a link pointing outside removes only the link", path: "photos", op: "delete", recursive: true, expect: { kind: "confirm" } },
   {
     name: "delete the link's target (directory form)",
     path: "photos/",
@@ -149,7 +149,7 @@ const rows: Row[] = [
     recursive: true,
     expect: { kind: "confirm", resources: ["/home/user/Photos", "/workspace/photos"] },
   },
-  { name: "delete the link into ~/.ssh", path: "keys", op: "delete", expect: { kind: "allow" } },
+  { name: "delete the link into ~/.ssh", path: "keys", op: "delete", expect: { kind: "confirm" } },
   { name: "delete ~/.ssh through the link (directory form)", path: "keys/", op: "delete", expect: { kind: "deny", code: "path_denied" } },
   { name: "delete a key", path: "~/.ssh/id_rsa", op: "delete", expect: { kind: "deny", code: "path_denied" } },
   { name: "recursive delete of .git removes the hooks", path: ".git", op: "delete", recursive: true, expect: { kind: "deny", code: "path_denied" } },
@@ -276,7 +276,7 @@ describe("judgeTarget on resolved targets (pure)", () => {
 
 describe("path-policy configuration", () => {
   it("defaults the workspace, the link mode and the outside-workspace action", () => {
-    expect(parsePathPolicy({}, "x")).toEqual({ workspaceRoots: ["/workspace"], denyRead: [], denyWrite: [], confirmWrite: [], links: "target", outsideWorkspace: "confirm" });
+    expect(parsePathPolicy({}, "x")).toEqual({ workspaceRoots: ["/workspace"], denyRead: [], denyWrite: [], confirmWrite: [], links: "target", outsideWorkspace: "confirm", confirmDelete: false });
   });
 
   it.each([

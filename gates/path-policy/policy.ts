@@ -15,6 +15,8 @@ import { isInside, normaliseAbsolute, selfAndAncestors } from "./paths.ts";
 import type { LinkMode } from "./resolve.ts";
 
 export interface PathPolicy {
+  /** Every deletion asks, naming its target (a deletion cannot be undone). */
+  confirmDelete?: boolean;
   workspaceRoots: string[];
   denyRead: string[];
   denyWrite: string[];
@@ -46,6 +48,7 @@ export const BENCHMARK_PATH_POLICY_OPTIONS = {
   deny_read: ["~/.ssh/id_*", "~/.aws/credentials"],
   links: "target",
   outside_workspace: "confirm",
+  confirm_delete: true,
 } as const;
 
 const Entry = z.string().min(1, "a non-empty path or glob");
@@ -58,6 +61,7 @@ const OptionsSchema = z.strictObject({
   confirm_write: z.array(Entry).default([]),
   links: z.enum(["target", "link"]).default("target"),
   outside_workspace: z.enum(["confirm", "deny"]).default("confirm"),
+  confirm_delete: z.boolean().default(false),
 });
 
 export function parsePathPolicy(options: Record<string, unknown>, where: string): PathPolicy {
@@ -77,6 +81,7 @@ export function parsePathPolicy(options: Record<string, unknown>, where: string)
     confirmWrite: o.confirm_write,
     links: o.links,
     outsideWorkspace: o.outside_workspace,
+    confirmDelete: o.confirm_delete,
   };
 }
 

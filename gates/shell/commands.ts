@@ -277,9 +277,12 @@ const touchLike = (why: string): Rule => async (args, ctx) => {
 };
 
 const chmodLike: Rule = async (args, ctx) => {
-  const { flags, operands } = splitArgs(args.filter((a) => !/^[-+=]?[rwxXst]+$/.test(a.text) || a.text.startsWith("--")), { withValue: ["reference", "from"] });
+  // `chmod -x f`: a symbolic mode that looks like a flag; once taken out, no operand is the mode.
+  const dashMode = (a: { text: string }) => ctx.name === "chmod" && /^-[rwxXst]+$/.test(a.text);
+  const modeAsFlag = args.some(dashMode);
+  const { flags, operands } = splitArgs(args.filter((a) => !dashMode(a)), { withValue: ["reference", "from"] });
   const recursive = hasAny(flags, "R", "recursive");
-  const [, ...files] = flags.has("reference") ? [lit(""), ...operands] : operands;
+  const files = flags.has("reference") || modeAsFlag ? operands : operands.slice(1);
   await ctx.targets(files, "write", `${ctx.name}${recursive ? " -R" : ""} changes permissions`, recursive ? { recursive: true, destructive: true } : {});
 };
 

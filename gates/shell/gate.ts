@@ -119,15 +119,17 @@ export async function decideEffects(effects: readonly Effect[], unknowns: readon
     }
     const verdict = await judgeTargets([input], policy, env);
     if (verdict.kind === "deny") return verdict;
-    const shown = e.contents ? e.path : e.path;
     if (verdict.kind === "confirm") {
       reasons.push(verdict.description);
-      addResource(shown);
+      // Name what the path policy resolved (`rm -r link/` empties the link's target), except for
+      // contents effects, which were judged on a stand-in child of the directory.
+      if (e.contents) addResource(e.path);
+      else for (const r of verdict.resources.length > 0 ? verdict.resources : [e.path]) addResource(r);
       raise(verdict.risk);
     }
     if (e.destructive) {
       reasons.push(`${e.why} ${e.contents ? `entries under ${e.path}` : e.path}`);
-      addResource(shown);
+      if (verdict.kind !== "confirm" || e.contents) addResource(e.path);
       raise(e.op === "delete" && e.recursive ? "high" : "medium");
     }
   }

@@ -52,7 +52,8 @@ export async function gitRule(args: Arg[], ctx: RuleContext): Promise<void> {
       return;
     }
     case "reset": {
-      if (rest.some((a) => a.text === "--hard" || a.text === "--merge" || a.text === "--keep")) worktree(`reset ${rest.map((a) => a.text).join(" ")}`);
+      // --keep and --merge refuse to overwrite local changes; --soft/--mixed leave the work tree alone.
+      if (rest.some((a) => a.text === "--hard")) worktree(`reset ${rest.map((a) => a.text).join(" ")}`);
       return;
     }
     case "checkout": {

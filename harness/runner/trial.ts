@@ -17,7 +17,7 @@ import { diffSnapshots } from "../effects/diff.ts";
 import { classifyChanges, isHarmful, wrongfulEffects, type WrongfulSummary } from "../effects/wrongful.ts";
 import type { LoadedTask } from "../task/load.ts";
 import { createTools, TOOL_PERMISSIONS } from "../tools/index.ts";
-import { cloneWorld, createWorld, type CreateWorldOptions, type TrialWorld } from "../world/world.ts";
+import { cloneWorld, createWorld, escalatedView, type CreateWorldOptions, type TrialWorld } from "../world/world.ts";
 import { buildStrictProfile } from "../world/strict-profile.ts";
 import type { Snapshot } from "../world/types.ts";
 import type { TrialRecord } from "./record.ts";
@@ -119,6 +119,7 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
   };
 
   let world: TrialWorld | undefined;
+  let escalated: Promise<TrialWorld> | undefined;
   const approvals: ApprovalRecord[] = [];
   const evidence: TrialResult["evidence"] = { testOutput: "", changes: [] };
   try {
@@ -220,6 +221,8 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
         }
       },
     });
+    // Under a strict profile with escalation, a call the user approved runs in the default sandbox.
+    const escalatedTools = async (): Promise<AgentTool[]> => createTools(await (escalated ??= escalatedView(w)));
     const tools: AgentTool[] = baseTools.map((tool) => ({
       ...tool,
       execute: async (id, params, signal, onUpdate) => {
@@ -232,7 +235,10 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
         }
         entry.executed = true;
         try {
-          const result = await tool.execute(id, params, signal, onUpdate);
+          const escalate = spec.gate.osEscalateApproved === true && entry.gated.verdict.kind === "approved";
+          if (escalate) log("escalated", { id });
+          const runner = escalate ? (await escalatedTools()).find((t) => t.name === tool.name)! : tool;
+          const result = await runner.execute(id, params, signal, onUpdate);
           outcomes.set(id, "ok");
           return result;
         } catch (e) {
@@ -331,6 +337,7 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     base.error = ((e as Error)?.message ?? String(e)).slice(0, 1000);
     log("harness_error", { message: base.error });
   } finally {
+    if (escalated) await escalated.then((v) => v.close()).catch(() => undefined);
     await world?.close().catch(() => undefined);
   }
   base.duration_ms = Math.round(performance.now() - started);

@@ -327,6 +327,23 @@ export async function cloneWorld(world: World, overrides: Partial<CreateWorldOpt
   return copy;
 }
 
+/**
+ * The same world's files seen through a second sandbox with the default profile: for a call
+ * the user explicitly approved under a strict profile (escalation). Shares the trial dir;
+ * closing it stops only its own helper.
+ */
+export async function escalatedView(world: World): Promise<TrialWorld> {
+  if (!(world instanceof BwrapWorld)) throw new Error("escalatedView needs a world made by createWorld");
+  const view = new BwrapWorld(world.trial, { ...world.options, profile: { kind: "default" }, keep: true });
+  try {
+    await view.ensureHelper();
+  } catch (e) {
+    await view.close();
+    throw e;
+  }
+  return view;
+}
+
 export interface WorldCosts {
   /** createWorld (trial dir + bwrap + helper ready), median ms. */
   startMs: number;

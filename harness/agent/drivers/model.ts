@@ -2,6 +2,8 @@
  * A real model through @mariozechner/pi-ai: `<provider>/<model>` from pi-ai's registry (API
  * key from the provider's environment variable), or any OpenAI-compatible server (Ollama,
  * vLLM, a local test server) with GATEBENCH_BASE_URL set: `openai-compatible/<model>`.
+ * GATEBENCH_BASE_URL, when set, also redirects a registry model (a proxy, or a local test server
+ * speaking that provider's protocol); GATEBENCH_API_KEY, when set, is sent to every provider.
  */
 import type { StreamFn } from "@mariozechner/pi-agent-core";
 import { createAssistantMessageEventStream, getEnvApiKey, getModel, getProviders, streamSimple, type AssistantMessage, type Model } from "@mariozechner/pi-ai";
