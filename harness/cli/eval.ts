@@ -63,7 +63,8 @@ async function main(): Promise<number> {
   checkPersonasExist(agents, tasks);
   const approvers = parseApproverNames(a.approvers);
   const trials = intFlag(a.trials, "--trials", 1);
-  const concurrency = intFlag(a.concurrency, "--concurrency", Math.max(1, availableParallelism()));
+  // Trials mostly wait on sandbox start-up and child processes: two per core keeps both busy.
+  const concurrency = intFlag(a.concurrency, "--concurrency", Math.max(2, 2 * availableParallelism()));
   const shard = parseShard(a.shard);
   const base = a.compare ? loadBaseSummary(a.compare) : undefined;
   if (a.resume && !a.out) throw new InputError("command line", "--resume", "--out DIR naming the run to continue");
