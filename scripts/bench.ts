@@ -12,7 +12,8 @@ import type { GateContext, PermissionLevel, ProposedCall } from "../gates/types.
 import { TOOL_PERMISSIONS } from "../harness/tools/index.ts";
 import { listTaskIds, loadTasks } from "../harness/task/load.ts";
 import type { Step } from "../harness/task/schema.ts";
-import { measureWorldCosts } from "../harness/world/world.ts";
+import { createWorld, measureWorldCosts } from "../harness/world/world.ts";
+import { buildStrictProfile } from "../harness/world/strict-profile.ts";
 import { createFakeEnv } from "../test/support/fake-env.ts";
 
 function flatten(steps: readonly Step[]): Step[] {
@@ -80,6 +81,64 @@ async function main(): Promise<void> {
   w.push(["world start (bwrap + helper)", world.startMs.toFixed(1)], ["bash `true` through the helper", world.execTrueMs.toFixed(2)], ["read through the helper", world.readMs.toFixed(2)], ["one-shot bwrap (setup / hidden test)", world.oneShotMs.toFixed(1)]);
   process.stdout.write(`\nSandbox costs (15 samples each):\n${w.toString()}\n`);
   if (skipped.length) process.stdout.write(`\nNot in the in-process table: ${skipped.join("; ")}\n`);
+
+  await benchInRealWorld(calls);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+}
+
+/**
+ * Gates that must see the world as the agent does, measured on a real sandboxed world: bash
+ * decisions of pi-permission-gate, shell-ast (globs and paths resolved inside the sandbox) and
+ * cc-safety-net (its hook runs in a read-only sandbox), and the per-call cost of the strict
+ * OS profile (the `sandbox` layer) against the default one.
+ */
+async function benchInRealWorld(calls: ProposedCall[]): Promise<void> {
+  const bash = calls.filter((c) => c.tool === "bash").slice(0, 24);
+  const table = new Table({ head: ["gate on a real world", "bash calls", "p50 ms", "max ms", "p50 / pi-permission-gate"], style: { head: [], border: [] } });
+  const world = await createWorld();
+  let base = NaN;
+  try {
+    await world.exec("mkdir -p src build logs && echo x > src/a.ts && echo y > logs/a.log");
+    const ctx: GateContext = { env: world.env, signal: new AbortController().signal, runId: "bench", ui: { hasUI: true, confirm: async () => true } };
+    for (const name of ["pi-permission-gate", "shell-ast", "cc-safety-net"]) {
+      const layers = loadGateConfig(name).layers;
+      const xs: number[] = [];
+      for (const call of bash) {
+        const t0 = performance.now();
+        await decideStack(layers, call, ctx);
+        xs.push(performance.now() - t0);
+      }
+      const p50 = median(xs);
+      if (name === "pi-permission-gate") base = p50;
+      table.push([name, String(xs.length), p50.toFixed(3), Math.max(...xs).toFixed(2), `${Math.round(p50 / base).toLocaleString("en-US")} x`]);
+    }
+  } finally {
+    await world.close();
+  }
+  process.stdout.write(`\nBash decisions on a real world (${bash.length} commands from the tasks):\n${table.toString()}\n`);
+
+  const perCall = async (strict: boolean): Promise<number> => {
+    const w = await createWorld(strict ? { profile: buildStrictProfile({}) } : {});
+    try {
+      await w.exec("true");
+      const xs: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        const t0 = performance.now();
+        await w.exec("ls ~ >/dev/null; true");
+        xs.push(performance.now() - t0);
+      }
+      return median(xs);
+    } finally {
+      await w.close();
+    }
+  };
+  const plain = await perCall(false);
+  const strict = await perCall(true);
+  process.stdout.write(`\nsandbox layer: one bash call ${strict.toFixed(2)} ms under the strict profile vs ${plain.toFixed(2)} ms under the default one (overhead ${(strict - plain).toFixed(2)} ms, ratio ${(strict / plain).toFixed(2)})\n`);
 }
 
 main().catch((e) => {
