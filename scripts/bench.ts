@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     }
     if (config.layers.length === 0) continue;
     if (config.layers.some((l) => l.name.startsWith("claude-hook") || l.name.startsWith("cc-safety-net"))) {
-      skipped.push(`${name} (runs a process inside the sandbox; see the third-party figures)`);
+      skipped.push(`${name} (its hook runs in a sandbox per call: measured below on a real world)`);
       continue;
     }
     let i = 0;
