@@ -6,18 +6,11 @@
  */
 import type { Decision, EnvView, Gate, GateContext, PermissionLevel, ProposedCall, Risk } from "./types.ts";
 import { InputError } from "../harness/errors.ts";
+import { TOOL_PERMISSIONS as TOOL_LEVELS } from "../harness/tools/definitions.ts";
 import { lexicalAbsolute } from "./path-policy/paths.ts";
 
-export const TOOL_PERMISSIONS: Readonly<Record<string, PermissionLevel>> = {
-  read: "Read",
-  ls: "Read",
-  find: "Read",
-  grep: "Read",
-  write: "Write",
-  edit: "Write",
-  delete: "Destructive",
-  bash: "Execute",
-};
+/** The levels the tools declare (harness/tools), re-exported for this gate's callers. */
+export const TOOL_PERMISSIONS: Readonly<Record<string, PermissionLevel>> = TOOL_LEVELS;
 
 const RISK: Record<PermissionLevel, Risk> = { Read: "low", Write: "medium", Destructive: "high", Execute: "high" };
 

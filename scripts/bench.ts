@@ -8,7 +8,7 @@ import Table from "cli-table3";
 import { Bench } from "tinybench";
 import { listGateConfigNames, loadGateConfig } from "../gates/config.ts";
 import { decideStack } from "../gates/stack.ts";
-import type { GateContext, PermissionLevel, ProposedCall } from "../gates/types.ts";
+import type { GateContext, ProposedCall } from "../gates/types.ts";
 import { TOOL_PERMISSIONS } from "../harness/tools/index.ts";
 import { listTaskIds, loadTasks } from "../harness/task/load.ts";
 import type { Step } from "../harness/task/schema.ts";
@@ -25,7 +25,7 @@ function corpus(): ProposedCall[] {
   for (const t of loadTasks(listTaskIds())) {
     for (const s of flatten([...t.reference.steps, ...t.personas.flatMap((p) => p.steps)])) {
       if (!s.tool) continue;
-      const permission = (TOOL_PERMISSIONS as Readonly<Record<string, PermissionLevel>>)[s.tool];
+      const permission = TOOL_PERMISSIONS[s.tool];
       calls.push({ id: `c${calls.length}`, tool: s.tool, args: s.args ?? {}, ...(permission ? { permission } : {}) });
     }
   }

@@ -11,7 +11,7 @@ import { loadGateConfig } from "../../gates/config.ts";
 import { resolveTarget } from "../../gates/path-policy/index.ts";
 import { analyzeBash } from "../../gates/shell/analyze.ts";
 import { decideStack, type StackDecision } from "../../gates/stack.ts";
-import type { ConfirmRequest, EnvView, GateContext, PermissionLevel, ProposedCall } from "../../gates/types.ts";
+import type { ConfirmRequest, EnvView, GateContext, ProposedCall } from "../../gates/types.ts";
 import { InputError } from "../errors.ts";
 import { loadProjectGatesFor } from "../runner/project-gates.ts";
 import { loadTask, selectTaskIds, TASKS_DIR } from "../task/load.ts";
@@ -55,7 +55,7 @@ function parseCall(a: { bash?: string; tool?: string; args?: string }): Proposed
     }
   }
   if (!args || typeof args !== "object" || Array.isArray(args)) throw new InputError("command line", "--args", "a JSON object");
-  const permission = (TOOL_PERMISSIONS as Readonly<Record<string, PermissionLevel>>)[a.tool];
+  const permission = TOOL_PERMISSIONS[a.tool];
   return { id: "explain", tool: a.tool, args: args as Record<string, unknown>, ...(permission ? { permission } : {}) };
 }
 

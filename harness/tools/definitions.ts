@@ -94,7 +94,7 @@ export const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
 };
 
 /** StudyPulse permission levels per tool (DESIGN.md "Tools"). */
-export const TOOL_PERMISSIONS: Record<ToolName, PermissionLevel> = {
+export const TOOL_PERMISSIONS: Readonly<Record<string, PermissionLevel>> = {
   read: "Read",
   ls: "Read",
   find: "Read",
@@ -103,6 +103,6 @@ export const TOOL_PERMISSIONS: Record<ToolName, PermissionLevel> = {
   edit: "Write",
   delete: "Destructive",
   bash: "Execute",
-};
+} satisfies Record<ToolName, PermissionLevel>;
 
 export const TOOL_NAMES = Object.keys(TOOL_PERMISSIONS) as ToolName[];
