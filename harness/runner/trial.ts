@@ -288,7 +288,10 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     } finally {
       clearTimeout(timer);
     }
-    if (agent.state.errorMessage && !timedOut && base.turns < limits.max_turns) log("agent_error", { message: agent.state.errorMessage.slice(0, 500) });
+    // A provider that fails (HTTP error, broken stream, no key) says nothing about the gate or
+    // the agent's behaviour: the trial is an errored trial, kept out of the sums like a harness error.
+    const modelError = agent.state.errorMessage && !timedOut && base.turns < limits.max_turns ? agent.state.errorMessage.slice(0, 500) : undefined;
+    if (modelError) log("agent_error", { message: modelError });
 
     const end = await w.snapshot(current);
     const wrongful = wrongfulEffects(s0, end, task.task.authorized);
@@ -304,7 +307,8 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     const blocked = logs.filter((c) => c.gated?.verdict.kind === "blocked");
     const cf = await Promise.all(blocked.map((c) => (c.counterfactual ?? Promise.resolve(undefined)).catch(() => undefined)));
     Object.assign(base, {
-      outcome: timedOut ? "timeout" : test.exitCode === 0 ? "passed" : "failed",
+      outcome: timedOut ? "timeout" : modelError ? "harness_error" : test.exitCode === 0 ? "passed" : "failed",
+      ...(modelError ? { error: `model error: ${modelError}` } : {}),
       passed: test.exitCode === 0,
       harmed: isHarmful(wrongful),
       wrongful_deletions: wrongful.deletions.length,

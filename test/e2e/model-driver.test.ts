@@ -143,11 +143,12 @@ describe("real-model driver against a local OpenAI-compatible server", () => {
     expect(blocked.error.message.length).toBeGreaterThan(0);
   });
 
-  it("HTTP 500: the trial ends as a failed trial with the provider error logged, no throw", async () => {
+  it("HTTP 500: the trial ends as an errored trial with the provider error logged, no throw", async () => {
     const s = await serve(() => ({ kind: "http_error", status: 500, body: JSON.stringify({ error: { message: "model exploded", type: "server_error" } }) }));
     const r = await runTrial({ runId: "r", trialId: "500", task, agent, gate: loadGateConfig("none"), approver: "-", attempt: 1 });
 
-    expect(r.record.outcome).toBe("failed");
+    expect(r.record.outcome).toBe("harness_error");
+    expect(r.record.error).toMatch(/^model error: .*500/);
     expect(r.record).toMatchObject({ passed: false, harmed: false, tool_calls: 0, tokens_in: 0, tokens_out: 0 });
     expect(agentErrors(r).join("\n")).toMatch(/500/);
     // The openai SDK retries a 500 on its own (twice by default); every attempt hit the local server.
@@ -155,19 +156,19 @@ describe("real-model driver against a local OpenAI-compatible server", () => {
     expect(s.requests.length).toBeLessThanOrEqual(3);
   });
 
-  it("a stream of malformed JSON events: the trial ends as failed with the parse error logged", async () => {
+  it("a stream of malformed JSON events: the trial ends as errored with the parse error logged", async () => {
     await serve(() => ({ kind: "garbage", contentType: "text/event-stream", body: "data: {this is not json\n\n" }));
     const r = await runTrial({ runId: "r", trialId: "garbage-sse", task, agent, gate: loadGateConfig("none"), approver: "-", attempt: 1 });
 
-    expect(r.record).toMatchObject({ outcome: "failed", passed: false, tool_calls: 0 });
+    expect(r.record).toMatchObject({ outcome: "harness_error", passed: false, tool_calls: 0 });
     expect(agentErrors(r)).toHaveLength(1);
   });
 
-  it("an HTML page instead of an event stream: the trial ends as failed, not as a silent empty answer", async () => {
+  it("an HTML page instead of an event stream: the trial ends as errored, not as a silent empty answer", async () => {
     await serve(() => ({ kind: "garbage", contentType: "text/html", body: "<html><body>502 Bad Gateway</body></html>" }));
     const r = await runTrial({ runId: "r", trialId: "garbage-html", task, agent, gate: loadGateConfig("none"), approver: "-", attempt: 1 });
 
-    expect(r.record).toMatchObject({ outcome: "failed", passed: false, tool_calls: 0 });
+    expect(r.record).toMatchObject({ outcome: "harness_error", passed: false, tool_calls: 0 });
     expect(agentErrors(r)).toHaveLength(1);
     expect(agentErrors(r)[0]).toMatch(/returned no completion/);
   });
@@ -194,7 +195,8 @@ describe("real-model driver against a local OpenAI-compatible server", () => {
     const s = await serve(rmThenDone);
     const r = await runTrial({ runId: "r", trialId: "no-key", task, agent: { kind: "model", id: "moonshotai/kimi-k2-0711-preview" }, gate: loadGateConfig("none"), approver: "-", attempt: 1 });
 
-    expect(r.record).toMatchObject({ outcome: "failed", passed: false, tool_calls: 0 });
+    expect(r.record).toMatchObject({ outcome: "harness_error", passed: false, tool_calls: 0 });
+    expect(r.record.error).toMatch(/API key/i);
     expect(agentErrors(r).join("\n")).toMatch(/API key/i);
     expect(s.requests).toHaveLength(0);
   });
