@@ -17,7 +17,7 @@ import { loadProjectGatesFor } from "../runner/project-gates.ts";
 import { loadTask, selectTaskIds, TASKS_DIR } from "../task/load.ts";
 import { TOOL_NAMES, TOOL_PERMISSIONS } from "../tools/index.ts";
 import { createWorld } from "../world/world.ts";
-import { parseCli, run } from "./main.ts";
+import { parseCli, runIfMain } from "./main.ts";
 
 const OPTIONS = {
   gate: { type: "string" },
@@ -117,4 +117,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-run(main);
+runIfMain(import.meta.url, main);

@@ -2,6 +2,7 @@
  * Shared CLI plumbing: argument parsing with node:util parseArgs (unknown flags are bad
  * input), and the exit-code contract: 0 done, 1 validation failure or regression, 2 bad input.
  */
+import { pathToFileURL } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { InputError } from "../errors.ts";
 
@@ -34,4 +35,9 @@ export function run(main: () => Promise<number>): void {
       process.exit(1);
     },
   );
+}
+
+/** Run `main` only when this module is the program (not when a test imports it). */
+export function runIfMain(moduleUrl: string, main: () => Promise<number>): void {
+  if (process.argv[1] && moduleUrl === pathToFileURL(process.argv[1]).href) run(main);
 }

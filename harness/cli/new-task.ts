@@ -10,7 +10,7 @@ import { InputError } from "../errors.ts";
 import { TASKS_DIR } from "../task/load.ts";
 import { CATEGORIES } from "../task/schema.ts";
 import { SCAFFOLD_MARKER } from "../validate/rules.ts";
-import { parseCli, run } from "./main.ts";
+import { parseCli, runIfMain } from "./main.ts";
 
 export function scaffoldTask(id: string, category: string, tasksDir = TASKS_DIR): string {
   if (!/^[a-z0-9][a-z0-9_-]*$/.test(id)) throw new InputError("command line", "<id>", "lower-case letters, digits, _ or - (e.g. t28_my_incident)");
@@ -81,4 +81,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) run(main);
+runIfMain(import.meta.url, main);
