@@ -23,6 +23,14 @@ export function intFlag(value: string | undefined, flag: string, fallback: numbe
 }
 
 export function run(main: () => Promise<number>): void {
+  // Ctrl-C or a kill: exit through process.exit so exit-time clean-up (trial dirs) runs.
+  // results.jsonl only ever holds whole lines, so `--resume` continues from here.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`\ngatebench: stopped by ${signal}; finished trials are kept (use --resume)\n`);
+      process.exit(130);
+    });
+  }
   main().then(
     (code) => process.exit(code),
     (e) => {

@@ -5,10 +5,11 @@
  */
 import { rm } from "node:fs/promises";
 import type { LoadedTask } from "../task/load.ts";
-import { createWorld, type TrialWorld } from "../world/world.ts";
+import { createWorld, removeAtExit, type TrialWorld } from "../world/world.ts";
 
 export class WorldTemplates {
   private readonly built = new Map<string, Promise<TrialWorld>>();
+  private readonly forget: (() => void)[] = [];
 
   /** The closed (but kept) world after the task's setup.sh; rejects when setup fails. */
   template(task: LoadedTask): Promise<TrialWorld> {
@@ -16,6 +17,7 @@ export class WorldTemplates {
     if (!t) {
       t = (async () => {
         const world = await createWorld({ mounts: task.task.world.mounts, keep: true });
+        this.forget.push(removeAtExit(world.dir));
         try {
           const setup = await world.runScript(task.setupPath, { timeoutMs: 60_000 });
           if (setup.exitCode !== 0) throw new Error(`setup.sh failed (exit ${setup.exitCode}): ${setup.stderr.slice(-400)}`);
@@ -33,5 +35,6 @@ export class WorldTemplates {
     const worlds = await Promise.allSettled(this.built.values());
     this.built.clear();
     await Promise.all(worlds.map((w) => (w.status === "fulfilled" ? rm(w.value.dir, { recursive: true, force: true }) : undefined)));
+    for (const f of this.forget.splice(0)) f();
   }
 }

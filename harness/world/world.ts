@@ -3,6 +3,7 @@
  * phase, and short-lived separate sandboxes on the same dirs for the setup script and the
  * hidden test. Every file question and every tool runs inside the sandbox.
  */
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EnvView, GateProcessBind, GateProcessOutput, LstatInfo } from "../../gates/types.ts";
@@ -13,6 +14,25 @@ import { runBwrap } from "./run-sandboxed.ts";
 import { normaliseProfile, resolveProfile, type ProfileOption } from "./strict-profile.ts";
 import { copyTrialDir, createTrialDir, DEFAULT_TRIALS_DIR, removeTrialDir, type TrialDir } from "./trial-dir.ts";
 import { HOME, WORKSPACE, type ExecResult, type OpResult, type Snapshot, type SnapshotEntry, type World, type WorldFs, type WorldLimits } from "./types.ts";
+
+/**
+ * Trial dirs still on disk. A run stopped by a signal exits without awaiting close(): whatever
+ * is left is removed synchronously at exit (rmSync never follows links). The sandboxes
+ * themselves die with this process (--die-with-parent).
+ */
+const ownedDirs = new Set<string>();
+let exitHookInstalled = false;
+
+export function removeAtExit(dir: string): () => void {
+  ownedDirs.add(dir);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once("exit", () => {
+      for (const d of ownedDirs) rmSync(d, { recursive: true, force: true });
+    });
+  }
+  return () => ownedDirs.delete(dir);
+}
 
 export const DEFAULT_LIMITS: WorldLimits = {
   callTimeoutMs: 60_000,
@@ -110,6 +130,8 @@ class BwrapWorld implements TrialWorld {
   private readonly trialTimer: NodeJS.Timeout;
   /** The agent-phase profile as last resolved for the helper; gate processes see the same view. */
   private agentProfile: SandboxProfile = { kind: "default" };
+  /** Drops this world's dir from the exit-time clean-up once close() removed it. */
+  private forget: (() => void) | undefined;
 
   constructor(
     readonly trial: TrialDir,
@@ -123,6 +145,7 @@ class BwrapWorld implements TrialWorld {
     this.trialTimer.unref();
     this.env = this.makeEnv();
     this.fs = this.makeFs();
+    if (!options.keep) this.forget = removeAtExit(trial.dir);
   }
 
   /** bwrap argv; only the agent-phase helper sandbox gets the configured OS profile. */
@@ -296,7 +319,10 @@ class BwrapWorld implements TrialWorld {
       this.helper.kill();
       await this.helper.exitedPromise;
     }
-    if (!this.options.keep) await removeTrialDir(this.trial);
+    if (!this.options.keep) {
+      await removeTrialDir(this.trial);
+      this.forget?.();
+    }
   }
 }
 
