@@ -8,7 +8,7 @@
  * stands, the layers after it decide on the rewritten call (as Pi's later `tool_call` handlers
  * see the mutated `event.input`), and the result says which arguments the tool will run.
  */
-import type { ConfirmRequest, Decision, Gate, GateContext, IntegrityMode, ProposedCall, Risk } from "./types.ts";
+import type { ConfirmRequest, Decision, Gate, GateContext, GateUI, IntegrityMode, ProposedCall, Risk } from "./types.ts";
 
 export const GATE_TIMEOUT_MS = 10_000;
 
@@ -44,17 +44,45 @@ export type StackDecision =
 
 class GateTimeout extends Error {}
 
+/**
+ * One layer under a time limit. The clock stops while the layer waits for the user through
+ * ctx.ui (the approver has its own timeout), so a gate that asks is limited in its own work,
+ * not in how long a person takes to answer.
+ */
 async function decideLayer(gate: Gate, call: ProposedCall, ctx: GateContext, timeoutMs: number): Promise<Decision> {
   if (ctx.signal.aborted) return { kind: "deny", code: "cancelled", reason: "the run was cancelled" };
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
+  let remaining = timeoutMs;
+  let armedAt = 0;
+  let expire: (() => void) | undefined;
+  const arm = () => {
+    armedAt = performance.now();
+    timer = setTimeout(() => expire?.(), Math.max(0, remaining));
+  };
+  const pause = () => {
+    clearTimeout(timer);
+    remaining -= performance.now() - armedAt;
+  };
+  const ui: GateUI = {
+    hasUI: ctx.ui.hasUI,
+    confirm: async (request) => {
+      pause();
+      try {
+        return await ctx.ui.confirm(request);
+      } finally {
+        arm();
+      }
+    },
+  };
   try {
     const stop = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new GateTimeout()), timeoutMs);
+      expire = () => reject(new GateTimeout());
+      arm();
       onAbort = () => reject(new Error("cancelled"));
       ctx.signal.addEventListener("abort", onAbort, { once: true });
     });
-    return await Promise.race([Promise.resolve().then(() => gate.decide(call, ctx)), stop]);
+    return await Promise.race([Promise.resolve().then(() => gate.decide(call, { ...ctx, ui })), stop]);
   } catch (e) {
     if (e instanceof GateTimeout) return { kind: "deny", code: "gate_timeout", reason: `gate ${gate.name} did not decide within ${timeoutMs} ms` };
     if (ctx.signal.aborted) return { kind: "deny", code: "cancelled", reason: "the run was cancelled" };

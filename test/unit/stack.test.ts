@@ -190,6 +190,18 @@ describe("decideStack", () => {
     const c = ctx();
     await decideStack([gate("a", (call, cx) => (seen.push([call, cx]), { kind: "allow" })), gate("b", (call, cx) => (seen.push([call, cx]), { kind: "allow" }))], CALL, c);
     expect(seen.map(([call]) => call)).toEqual([CALL, CALL]);
-    expect(seen.every(([, cx]) => cx === c)).toBe(true);
+    // the same world, signal and run; the UI is wrapped so the gate's clock stops while it asks
+    expect(seen.every(([, cx]) => cx.env === c.env && cx.signal === c.signal && cx.runId === c.runId && cx.ui.hasUI === c.ui.hasUI)).toBe(true);
+  });
+
+  it("the gate's clock stops while it waits for the user, and runs again afterwards", async () => {
+    const slowUser: GateContext = { ...ctx(), ui: { hasUI: true, confirm: () => new Promise<boolean>((r) => setTimeout(() => r(true), 80)) } };
+    const asks = gate("asks", async (_c, cx) => ((await cx.ui.confirm({ title: "t", description: "d", resources: ["/w/x"], risk: "high" })) ? { kind: "allow" } : { kind: "deny", code: "user_denied", reason: "no" }));
+    expect((await decideStack([asks], CALL, slowUser, 30)).kind).toBe("allow");
+    const asksThenHangs = gate("hangs", async (_c, cx) => {
+      await cx.ui.confirm({ title: "t", description: "d", resources: ["/w/x"], risk: "high" });
+      return new Promise<never>(() => {});
+    });
+    expect(await decideStack([asksThenHangs], CALL, slowUser, 30)).toMatchObject({ kind: "deny", code: "gate_timeout" });
   });
 });
