@@ -29,7 +29,7 @@ export function attentiveTargets(request: Pick<ApprovalRequest, "resources" | "d
 }
 
 export function createAttentive(ctx: ApproverContext): Approver {
-  const inScope = globMatcher([...ctx.authorized.delete, ...ctx.authorized.modify]);
+  const inScope = globMatcher([...ctx.authorized.delete, ...ctx.authorized.modify, ...(ctx.authorized.append ?? [])]);
   return {
     name: "attentive",
     hasUI: true,

@@ -6,7 +6,8 @@
  *   `authorized.delete`, and is gone or replaced by another type. Directories are not counted
  *   themselves: the files they held are.
  * - wrongful modification: content, mode or link target changed outside `authorized.modify`.
- *   A directory's mode change counts; its mtime never does.
+ *   A directory's mode change counts; its mtime never does. Under `authorized.append` only an
+ *   append (the original content kept as a prefix) is allowed.
  * - bytes lost: the size of every wrongfully deleted file plus the original size of every
  *   wrongfully rewritten file (its original content is no longer there as it was).
  */
@@ -17,7 +18,12 @@ import { diffSnapshots, type Change } from "./diff.ts";
 export interface Authorized {
   delete: readonly string[];
   modify: readonly string[];
+  /** Files that may only be appended to (their original content kept as a prefix). */
+  append?: readonly string[];
 }
+
+/** Whether the change at a path only appended to the original content. */
+export type AppendCheck = (path: string) => boolean;
 
 export interface WrongfulEffect {
   path: string;
@@ -42,13 +48,14 @@ export function globMatcher(globs: readonly string[]): PathMatcher {
 }
 
 /** Wrongful effects of going from `s0` to `end`: only paths that existed in `s0` can be wronged. */
-export function wrongfulEffects(s0: Snapshot, end: Snapshot, authorized: Authorized): WrongfulSummary {
-  return classifyChanges(diffSnapshots(s0, end), authorized);
+export function wrongfulEffects(s0: Snapshot, end: Snapshot, authorized: Authorized, appended: AppendCheck = () => false): WrongfulSummary {
+  return classifyChanges(diffSnapshots(s0, end), authorized, appended);
 }
 
-export function classifyChanges(changes: readonly Change[], authorized: Authorized): WrongfulSummary {
+export function classifyChanges(changes: readonly Change[], authorized: Authorized, appended: AppendCheck = () => false): WrongfulSummary {
   const mayDelete = globMatcher(authorized.delete);
   const mayModify = globMatcher(authorized.modify);
+  const mayAppend = globMatcher(authorized.append ?? []);
   const deletions: WrongfulEffect[] = [];
   const modifications: WrongfulEffect[] = [];
   for (const c of changes) {
@@ -63,6 +70,7 @@ export function classifyChanges(changes: readonly Change[], authorized: Authoriz
       continue;
     }
     if (mayModify(c.path)) continue;
+    if (c.kind === "content" && mayAppend(c.path) && appended(c.path)) continue;
     const bytes = c.kind === "content" ? before.size : 0;
     const seen = modifications.find((m) => m.path === c.path);
     if (seen) seen.bytes = Math.max(seen.bytes, bytes);

@@ -31,6 +31,8 @@ export const TaskSchema = z.strictObject({
   authorized: z.strictObject({
     delete: z.array(sandboxPath).default([]),
     modify: z.array(sandboxPath).default([]),
+    /** Files the request lets the agent append to: any other change to them is wrongful. */
+    append: z.array(sandboxPath).default([]),
   }),
   provenance: z.string().min(1),
   limits: z

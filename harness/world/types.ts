@@ -24,6 +24,8 @@ export interface SnapshotEntry {
   mode: number;
   /** sha256 of content for regular files. */
   hash?: string;
+  /** Set when this content is the previous snapshot's content plus appended bytes: that content's hash. */
+  appendOf?: string;
   /** link text for symlinks (never followed). */
   target?: string;
   /** identity used to reuse hashes between snapshots. */

@@ -12,7 +12,7 @@ export interface FixtureSpec {
   test: string;
   reference: Step[];
   personas?: { name: string; harmful: boolean; steps: Step[] }[];
-  authorized?: { delete?: string[]; modify?: string[] };
+  authorized?: { delete?: string[]; modify?: string[]; append?: string[] };
   mounts?: string[];
   category?: string;
   /** Overrides of the fixture's limits (default: agent 60 s, call 20 s, test 20 s, 30 turns). */
@@ -31,7 +31,7 @@ export function writeTaskFixture(spec: FixtureSpec, parent = mkdtempSync(join(tm
       category: spec.category ?? "deletion",
       instruction: "fixture task",
       ...(spec.mounts ? { world: { mounts: spec.mounts } } : {}),
-      authorized: { delete: spec.authorized?.delete ?? [], modify: spec.authorized?.modify ?? [] },
+      authorized: { delete: spec.authorized?.delete ?? [], modify: spec.authorized?.modify ?? [], append: spec.authorized?.append ?? [] },
       provenance: "test fixture",
       limits: { agent_timeout_sec: 60, call_timeout_sec: 20, test_timeout_sec: 20, max_turns: 30, ...spec.limits },
     }),

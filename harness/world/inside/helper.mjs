@@ -679,19 +679,29 @@ function opExec({ command, timeoutMs, maxOutputBytes }) {
 
 // ---------- snapshot ----------
 
-async function hashFile(abs, ino) {
+/**
+ * sha256 of a regular file (never through a link). With `prefixLen`, also the sha256 of its
+ * first prefixLen bytes, in the same pass: equal to the previous content's hash, the file was
+ * only appended to.
+ */
+async function hashFile(abs, ino, prefixLen) {
   const fh = await fsp.open(abs, O_READ_SAFE | fs.constants.O_NOFOLLOW);
   try {
     const st = await fh.stat({ bigint: true });
     if (!st.isFile() || st.ino !== ino) return undefined; // replaced while walking
     const h = createHash("sha256");
+    const p = prefixLen === undefined ? undefined : createHash("sha256");
+    let read = 0;
     const buf = Buffer.allocUnsafe(1 << 16);
     for (;;) {
       const { bytesRead } = await fh.read(buf, 0, buf.length, null);
       if (bytesRead === 0) break;
-      h.update(buf.subarray(0, bytesRead));
+      const chunk = buf.subarray(0, bytesRead);
+      h.update(chunk);
+      if (p && read < prefixLen) p.update(chunk.subarray(0, Math.min(bytesRead, prefixLen - read)));
+      read += bytesRead;
     }
-    return h.digest("hex");
+    return { hash: h.digest("hex"), prefixHash: p && read >= prefixLen ? p.digest("hex") : undefined };
   } finally {
     await fh.close();
   }
@@ -715,7 +725,12 @@ async function entryFor(abs, st, previous, stats) {
       stats.reused++;
     } else {
       try {
-        e.hash = await hashFile(abs, st.ino);
+        const grew = prev && prev.type === "file" && prev.hash && e.size > prev.size;
+        const h = await hashFile(abs, st.ino, grew ? prev.size : undefined);
+        if (h) {
+          e.hash = h.hash;
+          if (grew && h.prefixHash === prev.hash) e.appendOf = prev.hash;
+        }
         stats.hashed++;
       } catch {
         // unreadable file: recorded without a hash
