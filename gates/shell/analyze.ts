@@ -75,6 +75,11 @@ export interface RuleContext {
   readonly state: ShellState;
   readonly command: SimpleCommand;
   readonly depth: number;
+  /**
+   * An earlier command on this line may have changed the world (a write, a deletion, anything
+   * not understood): a dry run against the world as it is now would not see those changes.
+   */
+  readonly worldChangedEarlier: boolean;
   /** argv[0] as written (after unwrapping), for messages. */
   readonly name: string;
   effect(e: Effect): void;
@@ -106,6 +111,8 @@ class AnalysisRun {
   /** Files written on this command line: content when known. */
   readonly written = new Map<string, string | null>();
   private count = 0;
+  /** See RuleContext.worldChangedEarlier; set as each simple command starts. */
+  private changedBefore = false;
 
   constructor(
     private readonly parser: Parser,
@@ -208,6 +215,7 @@ class AnalysisRun {
     for (const w of cmd.words) argv.push(...expandWord(w, state));
     this.commands.push({ argv: argv.map((a) => (a.unknown ? a.src : a.text)), src: cmd.src, depth });
 
+    this.changedBefore = this.effects.some((e) => e.op !== "read") || this.unknowns.length > 0;
     const writes: { path: string; append: boolean }[] = [];
     const stdinFromRedirect = await this.redirects(cmd.redirects, state, argv, writes);
 
@@ -333,6 +341,7 @@ class AnalysisRun {
       state,
       command: cmd,
       depth,
+      worldChangedEarlier: this.changedBefore,
       name,
       effect: (e) => run.effects.push(e),
       unknown: (why) => run.unknown(why),

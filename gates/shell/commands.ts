@@ -11,6 +11,7 @@ import { hasAny, splitArgs } from "./options.ts";
 import type { EffectOp, Output, RuleContext } from "./analyze.ts";
 import { scanCode, type Language } from "./interpreters.ts";
 import { gitRule } from "./git.ts";
+import { listFindDeletions, planRsync } from "./dry-run.ts";
 
 export type Rule = (args: Arg[], ctx: RuleContext) => Promise<void>;
 
@@ -295,6 +296,14 @@ const rsync: Rule = async (args, ctx) => {
   if (remote(dest)) ctx.effect({ op: "write", path: `remote:${dest.text}`, external: true, why: "rsync to a remote host" });
   else {
     const del = [...flags].some((f) => f.startsWith("delete") || f === "del");
+    // A read-only `rsync -n -i` names exactly what would be deleted and written.
+    const plan = del && !ctx.worldChangedEarlier ? await planRsync(ctx.env, ctx.state.cwd, args) : null;
+    if (plan) {
+      for (const d of plan.deletions) ctx.effect({ op: "delete", path: d.path, recursive: d.isDir, destructive: true, why: "rsync --delete removes (dry run)" });
+      for (const w of plan.writes) ctx.effect({ op: "write", path: w.path, why: w.existed ? "rsync overwrites (dry run)" : "rsync creates (dry run)", ...(w.existed && !w.isDir ? { destructive: true } : {}) });
+      if (hasAny(flags, "remove-source-files")) await ctx.targets(sources, "delete", "rsync --remove-source-files", { recursive: true, destructive: true });
+      return;
+    }
     // With --delete the destination ends up a copy of the source: treat it as deleting the destination.
     await ctx.targets([dest], del ? "delete" : "write", del ? "rsync --delete removes destination files missing from the source" : "rsync writes", { recursive: true, destructive: del });
     if (!del) await ctx.targets([dest], "write", "rsync overwrites files in the destination", { recursive: true });
@@ -532,6 +541,13 @@ const find: Rule = async (args, ctx) => {
   const skipsRoot = filtered || (minDepth >= 0 && Number(expr[minDepth + 1]?.text) >= 1);
   const matchArgs = (under: boolean): Arg[] => roots.map((r) => ({ ...r, under }));
   ctx.setOutput({ kind: "paths", args: matchArgs(true) });
+  // A read-only listing with the same roots and filters names exactly what would be deleted.
+  const deletes = expr.some((a) => a.text === "-delete" || a.text === "-exec" || a.text === "-execdir");
+  const listed = deletes && !ctx.worldChangedEarlier ? await listFindDeletions(ctx.env, ctx.state.cwd, args) : null;
+  if (listed) {
+    for (const m of listed) ctx.effect({ op: "delete", path: m.path, recursive: m.isDir, destructive: true, why: "find deletes (dry run)" });
+    return;
+  }
   for (let j = 0; j < expr.length; j++) {
     const t = expr[j]!.text;
     if (t === "-delete") {
