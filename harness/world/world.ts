@@ -326,9 +326,9 @@ class BwrapWorld implements TrialWorld {
   }
 }
 
-export async function createWorld(opts: CreateWorldOptions = {}): Promise<TrialWorld> {
-  const trial = await createTrialDir(opts.parentDir ?? DEFAULT_TRIALS_DIR, opts.mounts ?? []);
-  const world = new BwrapWorld(trial, opts);
+/** A world on `trial` whose sandbox is up; closed again (and its dir removed) if it cannot start. */
+async function startWorld(trial: TrialDir, options: CreateWorldOptions): Promise<TrialWorld> {
+  const world = new BwrapWorld(trial, options);
   try {
     await world.ensureHelper();
   } catch (e) {
@@ -338,19 +338,15 @@ export async function createWorld(opts: CreateWorldOptions = {}): Promise<TrialW
   return world;
 }
 
+export async function createWorld(opts: CreateWorldOptions = {}): Promise<TrialWorld> {
+  return startWorld(await createTrialDir(opts.parentDir ?? DEFAULT_TRIALS_DIR, opts.mounts ?? []), opts);
+}
+
 /** A new world holding a copy of `world`'s files (links copied as links), same mounts and limits. */
 export async function cloneWorld(world: World, overrides: Partial<CreateWorldOptions> = {}): Promise<TrialWorld> {
   if (!(world instanceof BwrapWorld)) throw new Error("cloneWorld needs a world made by createWorld");
   const options = { ...world.options, ...overrides };
-  const trial = await copyTrialDir(world.trial, options.parentDir ?? path.dirname(world.dir));
-  const copy = new BwrapWorld(trial, options);
-  try {
-    await copy.ensureHelper();
-  } catch (e) {
-    await copy.close();
-    throw e;
-  }
-  return copy;
+  return startWorld(await copyTrialDir(world.trial, options.parentDir ?? path.dirname(world.dir)), options);
 }
 
 /**
@@ -360,14 +356,7 @@ export async function cloneWorld(world: World, overrides: Partial<CreateWorldOpt
  */
 export async function escalatedView(world: World): Promise<TrialWorld> {
   if (!(world instanceof BwrapWorld)) throw new Error("escalatedView needs a world made by createWorld");
-  const view = new BwrapWorld(world.trial, { ...world.options, profile: { kind: "default" }, keep: true });
-  try {
-    await view.ensureHelper();
-  } catch (e) {
-    await view.close();
-    throw e;
-  }
-  return view;
+  return startWorld(world.trial, { ...world.options, profile: { kind: "default" }, keep: true });
 }
 
 export interface WorldCosts {
