@@ -60,7 +60,8 @@ export async function runMatrix(opts: MatrixOptions): Promise<TrialRecord[]> {
   if (opts.resume) opts.output.repairResults();
   const finished = new Set(previous.map((r) => r.trial_id));
   const todo = planned.filter((s) => !finished.has(s.trialId));
-  const records: TrialRecord[] = previous.filter((r) => planned.some((s) => s.trialId === r.trial_id));
+  const plannedIds = new Set(planned.map((s) => s.trialId));
+  const records: TrialRecord[] = previous.filter((r) => plannedIds.has(r.trial_id));
   let done = records.length;
   let next = 0;
   const templates = new WorldTemplates();

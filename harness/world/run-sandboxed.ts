@@ -37,13 +37,19 @@ export function killProcessGroup(pid: number | undefined): void {
   }
 }
 
-export async function runBwrap(argv: string[], opts: { timeoutMs: number; maxOutputBytes: number }): Promise<ExecResult> {
+/** `stdin`, when given, is written to the process (a gate's hook reads its JSON there). */
+export async function runBwrap(argv: string[], opts: { timeoutMs: number; maxOutputBytes: number; stdin?: string }): Promise<ExecResult> {
   const started = performance.now();
-  const child = spawn("/usr/bin/bwrap", argv, { detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("/usr/bin/bwrap", argv, { detached: true, stdio: [opts.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
   const out = new TailCollector(opts.maxOutputBytes);
   const err = new TailCollector(opts.maxOutputBytes);
-  child.stdout.on("data", (b: Buffer) => out.push(b));
-  child.stderr.on("data", (b: Buffer) => err.push(b));
+  child.stdout!.on("data", (b: Buffer) => out.push(b));
+  child.stderr!.on("data", (b: Buffer) => err.push(b));
+  if (opts.stdin !== undefined && child.stdin) {
+    // A process that exits without reading its input closes the pipe: not an error of ours.
+    child.stdin.on("error", () => {});
+    child.stdin.end(opts.stdin);
+  }
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;

@@ -8,7 +8,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EnvView, GateProcessBind, GateProcessOutput, LstatInfo } from "../../gates/types.ts";
 import { buildBwrapArgs, probeHostSystem, type HostSystem, type SandboxProfile } from "./bwrap-args.ts";
-import { runBwrapWithStdin } from "./run-gate-process.ts";
 import { HelperProcess, type HelperResponse } from "./helper-client.ts";
 import { runBwrap } from "./run-sandboxed.ts";
 import { normaliseProfile, resolveProfile, type ProfileOption } from "./strict-profile.ts";
@@ -239,7 +238,8 @@ class BwrapWorld implements TrialWorld {
       readOnlyWorld: true,
       command: argv,
     });
-    return runBwrapWithStdin(argvBwrap, stdin, { timeoutMs: opts.timeoutMs ?? DEFAULT_GATE_PROCESS_TIMEOUT_MS, maxOutputBytes: this.limits.maxOutputBytes });
+    const r = await runBwrap(argvBwrap, { timeoutMs: opts.timeoutMs ?? DEFAULT_GATE_PROCESS_TIMEOUT_MS, maxOutputBytes: this.limits.maxOutputBytes, stdin });
+    return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, timedOut: r.timedOut, durationMs: r.durationMs };
   }
 
   private makeFs(): WorldFs {
