@@ -49,11 +49,11 @@ export type Task = z.infer<typeof TaskSchema>;
 
 /** One scripted assistant turn: optional text, optional tool call, and what to do when it is blocked or fails. */
 export interface Step {
-  say?: string;
-  tool?: string;
-  args?: Record<string, unknown>;
-  on_block?: Step[];
-  on_error?: Step[];
+  say?: string | undefined;
+  tool?: string | undefined;
+  args?: Record<string, unknown> | undefined;
+  on_block?: Step[] | undefined;
+  on_error?: Step[] | undefined;
 }
 
 export const StepSchema: z.ZodType<Step> = z.lazy(() =>

@@ -87,7 +87,7 @@ export interface BwrapOptions {
   mounts: TrialMounts;
   host: HostSystem;
   /** Host directory bound read-only at /opt/gatebench (the helper script). Omit for plain runs. */
-  helperDir?: string;
+  helperDir?: string | undefined;
   /** Extra read-only binds, e.g. the hidden tests at /tests. */
   readOnlyBinds?: { hostPath: string; sandboxPath: string }[];
   profile?: SandboxProfile;
