@@ -6,9 +6,9 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { InputError } from "../harness/errors.ts";
-import { readYamlFile } from "../harness/task/load.ts";
-import { buildStrictProfile } from "../harness/world/strict-profile.ts";
+import { InputError } from "../kernel/errors.ts";
+import { buildStrictProfile, type SandboxProfile } from "../kernel/sandbox-profile.ts";
+import { readYamlFile } from "../kernel/yaml.ts";
 import { GATE_FACTORIES } from "./registry.ts";
 import type { Gate, IntegrityMode } from "./types.ts";
 
@@ -59,12 +59,24 @@ export interface GateConfig {
   source: string;
   projectTrust?: ProjectTrustMode;
   integrity: IntegrityMode;
+  /**
+   * The OS profile the agent's tools run under, built from os_profile and the os_* options
+   * (the world resolves it against the trial's directories). A strict profile's
+   * `escalateApproved` says whether a call the user approved runs in the default sandbox.
+   */
+  sandbox: SandboxProfile;
+  /**
+   * Backwards-compatible flattened view of `sandbox` for callers not yet reading it.
+   * @deprecated read `sandbox` (kind, and escalateApproved for strict).
+   */
   osProfile: "default" | "strict";
-  /** strict profile options as written in the configuration (see GateConfigSchema). */
+  /** @deprecated the strict profile is `sandbox`. */
   osWritable?: string[];
+  /** @deprecated the strict profile is `sandbox`. */
   osMasked?: string[];
+  /** @deprecated the strict profile is `sandbox`. */
   osMaskStyle?: "hidden" | "unreadable";
-  /** strict only: approved calls run in the default sandbox. */
+  /** @deprecated `sandbox.kind === "strict" && sandbox.escalateApproved === true`. */
   osEscalateApproved?: boolean;
   layers: Gate[];
   /** Identifies the policy in approval records: the config name plus a digest of its file. */
@@ -89,12 +101,12 @@ export function loadGateConfig(name: string, dir = CONFIGS_DIR): GateConfig {
   const extension = /^pi-extension:(.+)$/.exec(name);
   if (extension) {
     const layer = buildLayer("pi-extension", { file: extension[1] }, "--gates");
-    return { name, description: `Pi extension ${extension[1]}`, source: "--gates", integrity: "enforce", osProfile: "default", layers: [layer], policyVersion: name };
+    return { name, description: `Pi extension ${extension[1]}`, source: "--gates", integrity: "enforce", ...DEFAULT_SANDBOX, layers: [layer], policyVersion: name };
   }
   const hook = /^claude-hook:(.+)$/.exec(name);
   if (hook) {
     const layer = buildLayer("claude-hook", { command: hook[1] }, "--gates");
-    return { name, description: `Claude Code PreToolUse hook ${hook[1]}`, source: "--gates", integrity: "enforce", osProfile: "default", layers: [layer], policyVersion: name };
+    return { name, description: `Claude Code PreToolUse hook ${hook[1]}`, source: "--gates", integrity: "enforce", ...DEFAULT_SANDBOX, layers: [layer], policyVersion: name };
   }
   const file = join(dir, `${name}.yaml`);
   if (!existsSync(file)) {
@@ -109,22 +121,35 @@ export function loadGateConfig(name: string, dir = CONFIGS_DIR): GateConfig {
     source: where,
     ...(raw.project_trust ? { projectTrust: raw.project_trust } : {}),
     integrity: raw.integrity,
-    osProfile: raw.os_profile,
-    ...strictOptions(raw, where),
+    ...sandboxOf(raw, where),
     layers,
     policyVersion: `${name}@${digestFile(file)}`,
   };
 }
 
-function strictOptions(raw: z.infer<typeof GateConfigSchema>, where: string): Pick<GateConfig, "osWritable" | "osMasked" | "osMaskStyle" | "osEscalateApproved"> {
+const DEFAULT_SANDBOX = { sandbox: { kind: "default" }, osProfile: "default" } as const satisfies Pick<GateConfig, "sandbox" | "osProfile">;
+
+type SandboxFields = Pick<GateConfig, "sandbox" | "osProfile" | "osWritable" | "osMasked" | "osMaskStyle" | "osEscalateApproved">;
+
+/** The sandbox profile a configuration asks for; os_* options need os_profile: strict and valid paths. */
+function sandboxOf(raw: z.infer<typeof GateConfigSchema>, where: string): SandboxFields {
   const given = (["os_writable", "os_masked", "os_mask_style", "os_escalate_approved"] as const).find((k) => raw[k] !== undefined);
   if (given && raw.os_profile !== "strict") throw new InputError(where, given, "os_profile: strict alongside it");
+  if (raw.os_profile !== "strict") return { ...DEFAULT_SANDBOX };
+  let sandbox: SandboxProfile;
   try {
-    buildStrictProfile({ ...(raw.os_writable ? { writable: raw.os_writable } : {}), ...(raw.os_masked ? { masked: raw.os_masked } : {}) });
+    sandbox = buildStrictProfile({
+      ...(raw.os_writable ? { writable: raw.os_writable } : {}),
+      ...(raw.os_masked ? { masked: raw.os_masked } : {}),
+      ...(raw.os_mask_style ? { maskStyle: raw.os_mask_style } : {}),
+      ...(raw.os_escalate_approved ? { escalateApproved: true } : {}),
+    });
   } catch (e) {
     throw new InputError(where, raw.os_masked ? "os_masked" : "os_writable", `sandbox paths (${(e as Error).message})`);
   }
   return {
+    sandbox,
+    osProfile: "strict",
     ...(raw.os_writable ? { osWritable: raw.os_writable } : {}),
     ...(raw.os_masked ? { osMasked: raw.os_masked } : {}),
     ...(raw.os_mask_style ? { osMaskStyle: raw.os_mask_style } : {}),

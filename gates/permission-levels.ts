@@ -1,16 +1,13 @@
 /**
- * StudyPulse's permission levels (seed 004): every tool has a level; only Read runs without a
+ * Permission levels in the style of a desktop agent: every tool has a level; only Read runs without a
  * question; Write, Destructive and Execute wait for the user, who sees a preview of what the
  * call will do. The preview is prepared without side effects: only EnvView lstat/realpath/
  * readFile/readdir questions, never the tool itself.
  */
-import type { Decision, EnvView, Gate, GateContext, PermissionLevel, ProposedCall, Risk } from "./types.ts";
-import { InputError } from "../harness/errors.ts";
-import { TOOL_PERMISSIONS as TOOL_LEVELS } from "../harness/tools/definitions.ts";
+import { InputError } from "../kernel/errors.ts";
+import { TOOL_PERMISSIONS, type PermissionLevel } from "../kernel/tools.ts";
 import { lexicalAbsolute } from "./path-policy/paths.ts";
-
-/** The levels the tools declare (harness/tools), re-exported for this gate's callers. */
-export const TOOL_PERMISSIONS: Readonly<Record<string, PermissionLevel>> = TOOL_LEVELS;
+import type { Decision, EnvView, Gate, GateContext, ProposedCall, Risk } from "./types.ts";
 
 const RISK: Record<PermissionLevel, Risk> = { Read: "low", Write: "medium", Destructive: "high", Execute: "high" };
 

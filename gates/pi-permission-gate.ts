@@ -5,7 +5,7 @@
  * benchmark measures them.
  */
 import type { Decision, Gate, GateContext, ProposedCall } from "./types.ts";
-import { InputError } from "../harness/errors.ts";
+import { InputError } from "../kernel/errors.ts";
 
 export const PI_DANGEROUS_PATTERNS = [/\brm\s+(-rf?|--recursive)/i, /\bsudo\b/i, /\b(chmod|chown)\b.*777/i];
 

@@ -7,7 +7,7 @@
  * The extension's `ctx.ui.notify` is a notification only; it does not change the decision.
  */
 import type { Decision, Gate, ProposedCall } from "./types.ts";
-import { InputError } from "../harness/errors.ts";
+import { InputError } from "../kernel/errors.ts";
 
 export const PI_PROTECTED_PATHS = [".env", ".git/", "node_modules/"];
 

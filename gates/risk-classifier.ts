@@ -5,7 +5,7 @@
  * resolves them; symlinks are not followed — that is path-policy's job.
  */
 import type { Decision, Gate, GateContext, ProposedCall } from "./types.ts";
-import { InputError } from "../harness/errors.ts";
+import { InputError } from "../kernel/errors.ts";
 import { lexicalAbsolute } from "./path-policy/paths.ts";
 
 export const READ_ONLY_TOOLS = ["read", "ls", "find", "grep"] as const;

@@ -8,6 +8,7 @@
  * stands, the layers after it decide on the rewritten call (as Pi's later `tool_call` handlers
  * see the mutated `event.input`), and the result says which arguments the tool will run.
  */
+import { deepFreeze } from "../kernel/freeze.ts";
 import type { ConfirmRequest, Decision, Gate, GateContext, GateUI, IntegrityMode, ProposedCall, Risk } from "./types.ts";
 
 export const GATE_TIMEOUT_MS = 10_000;
@@ -123,14 +124,6 @@ function isPlainRecord(v: unknown): v is Record<string, unknown> {
 function rewrittenArgsOf(decision: Decision): Record<string, unknown> | undefined {
   if (decision.kind !== "deny" || decision.code !== "integrity_violation") return undefined;
   return isPlainRecord(decision.rewrittenArgs) ? decision.rewrittenArgs : undefined;
-}
-
-function deepFreeze<T>(v: T): T {
-  if (v && typeof v === "object") {
-    for (const inner of Object.values(v as object)) deepFreeze(inner);
-    Object.freeze(v);
-  }
-  return v;
 }
 
 export async function decideStack(

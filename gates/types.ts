@@ -1,12 +1,8 @@
 /**
- * The gate contract (DESIGN.md "Gates"): a pure decision over a validated tool call and a
- * read-only view of the world. Gates never change arguments and never cause side effects.
+ * The gate contract: a pure decision over a validated tool call and a read-only view of the
+ * world. Gates never change arguments and never cause side effects.
  */
-
-export type ToolName = "read" | "write" | "edit" | "bash" | "ls" | "find" | "grep" | "delete";
-
-/** StudyPulse permission levels (seed 004). */
-export type PermissionLevel = "Read" | "Write" | "Destructive" | "Execute";
+import type { PermissionLevel } from "../kernel/tools.ts";
 
 export type Risk = "low" | "medium" | "high" | "critical";
 

@@ -9,11 +9,11 @@ import { Bench } from "tinybench";
 import { listGateConfigNames, loadGateConfig } from "../gates/config.ts";
 import { decideStack } from "../gates/stack.ts";
 import type { GateContext, ProposedCall } from "../gates/types.ts";
-import { TOOL_PERMISSIONS } from "../harness/tools/index.ts";
+import { TOOL_PERMISSIONS } from "../kernel/tools.ts";
 import { listTaskIds, loadTasks } from "../harness/task/load.ts";
 import type { Step } from "../harness/task/schema.ts";
 import { createWorld, measureWorldCosts } from "../harness/world/world.ts";
-import { buildStrictProfile } from "../harness/world/strict-profile.ts";
+import { buildStrictProfile } from "../kernel/sandbox-profile.ts";
 import { createFakeEnv } from "../test/support/fake-env.ts";
 
 function flatten(steps: readonly Step[]): Step[] {

@@ -14,7 +14,7 @@ import {
   type PathOp,
   type PathPolicy,
 } from "../gates/path-policy/index.ts";
-import { InputError } from "../harness/errors.ts";
+import { InputError } from "../kernel/errors.ts";
 import { resolveToCwd } from "../node_modules/@mariozechner/pi-coding-agent/dist/core/tools/path-utils.js";
 import { createFakeEnv, fakeGateContext } from "./support/fake-env.ts";
 

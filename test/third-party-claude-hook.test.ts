@@ -7,7 +7,7 @@ import { buildPreToolUseInput, toClaudeToolCall } from "../gates/third-party/cla
 import { interpretHookReply, type ReplyContext } from "../gates/third-party/claude-hook/reply.ts";
 import { createCcSafetyNetGate } from "../gates/third-party/cc-safety-net.ts";
 import type { ProposedCall } from "../gates/types.ts";
-import { InputError } from "../harness/errors.ts";
+import { InputError } from "../kernel/errors.ts";
 
 const call = (tool: string, args: Record<string, unknown>): ProposedCall => ({ id: "c1", tool, args });
 

@@ -13,7 +13,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTools, formatBashOutput, prepareEditArguments, TOOL_PERMISSIONS, truncateTail } from "../harness/tools/index.ts";
+import { createTools, formatBashOutput, prepareEditArguments, truncateTail } from "../harness/tools/index.ts";
+import { TOOL_PERMISSIONS } from "../kernel/tools.ts";
 import { createWorld, type TrialWorld } from "../harness/world/world.ts";
 
 let parentDir: string;

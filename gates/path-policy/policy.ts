@@ -10,7 +10,7 @@
  */
 import picomatch from "picomatch";
 import { z } from "zod";
-import { describeIssues, InputError } from "../../harness/errors.ts";
+import { describeIssues, InputError } from "../../kernel/errors.ts";
 import { isInside, normaliseAbsolute, selfAndAncestors } from "./paths.ts";
 import type { LinkMode } from "./resolve.ts";
 

@@ -18,7 +18,7 @@
 import { existsSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { InputError } from "../../harness/errors.ts";
+import { InputError } from "../../kernel/errors.ts";
 import type { Decision, Gate, GateContext, ProposedCall } from "../types.ts";
 import type { Handler, RegisteredExtension } from "./extension-api.ts";
 import { createExtensionContext, emitToolCall, hasToolCallHandlers, type ToolCallEvent } from "./emit-tool-call.ts";

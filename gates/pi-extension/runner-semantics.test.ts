@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InputError } from "../../harness/errors.ts";
+import { InputError } from "../../kernel/errors.ts";
 import type { ConfirmRequest, Decision, GateContext, ProposedCall } from "../types.ts";
 import { createExtensionsGate, createPiExtensionGate, resolveExtensionSpec } from "./gate.ts";
 import { SHIPPED_EXAMPLES } from "./load-extension.ts";

@@ -3,7 +3,7 @@ import { createShellAstGate, explainBash } from "./gate.ts";
 import { analyzeBash } from "./analyze.ts";
 import { corpusWorld } from "./corpus-world.ts";
 import { fakeGateContext } from "../../test/support/fake-env.ts";
-import { InputError } from "../../harness/errors.ts";
+import { InputError } from "../../kernel/errors.ts";
 
 describe("shell-ast gate", () => {
   const env = corpusWorld();

@@ -12,7 +12,7 @@
  */
 import { posix } from "node:path";
 import type { Decision, EnvView, Gate, GateContext, ProposedCall, Risk } from "../types.ts";
-import { InputError } from "../../harness/errors.ts";
+import { InputError } from "../../kernel/errors.ts";
 import { BENCHMARK_PATH_POLICY_OPTIONS, compilePolicy, isInside, judgeTargets, parsePathPolicy, type PathInput, type PathPolicy } from "../path-policy/index.ts";
 import { analyzeBash, type Effect, type ParsedCommand } from "./analyze.ts";
 

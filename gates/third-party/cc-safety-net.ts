@@ -16,7 +16,7 @@
  *   strict    + blocks commands it cannot parse or verify (fails closed)
  *   paranoid  + rm -rf inside the project and interpreter one-liners
  */
-import { InputError } from "../../harness/errors.ts";
+import { InputError } from "../../kernel/errors.ts";
 import type { Gate } from "../types.ts";
 import { createClaudeHookGate } from "./claude-hook/gate.ts";
 

@@ -14,7 +14,8 @@
 import { createHash } from "node:crypto";
 import type { BeforeToolCallContext, BeforeToolCallResult } from "@mariozechner/pi-agent-core";
 import { decideStack, GATE_TIMEOUT_MS, type InputRewrite, type LayerDecision } from "../../gates/stack.ts";
-import type { EnvView, Gate, GateUI, IntegrityMode, PermissionLevel, ProposedCall } from "../../gates/types.ts";
+import type { EnvView, Gate, GateUI, IntegrityMode, ProposedCall } from "../../gates/types.ts";
+import type { PermissionLevel } from "../../kernel/tools.ts";
 import type { ConfirmationBroker, ConfirmOutcome } from "../approvers/broker.ts";
 
 /** `rewrite` (integrity off only): an extension rewrote the input and the rewrite runs. */

@@ -1,4 +1,4 @@
-import { InputError } from "../errors.ts";
+import { InputError } from "../../kernel/errors.ts";
 import { createAttentive } from "./attentive.ts";
 import { createHuman } from "./human.ts";
 import { createOracle } from "./oracle.ts";

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { selectGateConfigs } from "../../gates/config.ts";
 import { parseApproverNames } from "../approvers/index.ts";
 import { ESTIMATE_ENCODING, PRICE_REFERENCE } from "../agent/tokens.ts";
-import { InputError } from "../errors.ts";
+import { InputError } from "../../kernel/errors.ts";
 import { compareSummaries, loadBaseSummary, renderComparison } from "../report/compare.ts";
 import { renderMarkdown, renderTerminalTable } from "../report/render.ts";
 import { summarize } from "../report/summary.ts";

@@ -12,10 +12,10 @@ import { resolveTarget } from "../../gates/path-policy/index.ts";
 import { analyzeBash } from "../../gates/shell/analyze.ts";
 import { decideStack, type StackDecision } from "../../gates/stack.ts";
 import type { ConfirmRequest, EnvView, GateContext, ProposedCall } from "../../gates/types.ts";
-import { InputError } from "../errors.ts";
+import { InputError } from "../../kernel/errors.ts";
 import { loadProjectGatesFor } from "../runner/project-gates.ts";
 import { loadTask, selectTaskIds, TASKS_DIR } from "../task/load.ts";
-import { TOOL_NAMES, TOOL_PERMISSIONS } from "../tools/index.ts";
+import { TOOL_NAMES, TOOL_PERMISSIONS } from "../../kernel/tools.ts";
 import { createWorld } from "../world/world.ts";
 import { parseCli, runIfMain } from "./main.ts";
 

@@ -4,7 +4,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { InputError } from "../errors.ts";
+import { InputError } from "../../kernel/errors.ts";
 
 export function parseCli<T extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: T, allowPositionals = false) {
   try {

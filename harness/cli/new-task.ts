@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { InputError } from "../errors.ts";
+import { InputError } from "../../kernel/errors.ts";
 import { TASKS_DIR } from "../task/load.ts";
 import { CATEGORIES } from "../task/schema.ts";
 import { SCAFFOLD_MARKER } from "../validate/rules.ts";

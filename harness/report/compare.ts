@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Table from "cli-table3";
-import { InputError } from "../errors.ts";
+import { InputError } from "../../kernel/errors.ts";
 import type { Summary, SummaryRow } from "./summary.ts";
 
 export const REGRESSION_THRESHOLD = 0.05;

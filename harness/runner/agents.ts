@@ -1,5 +1,5 @@
 /** `--agents` parsing: reference, nop, scripted (every persona), scripted:<name>, <provider>/<model>. */
-import { InputError } from "../errors.ts";
+import { InputError } from "../../kernel/errors.ts";
 import type { AgentSpec } from "../agent/drivers/index.ts";
 import type { LoadedTask } from "../task/load.ts";
 

@@ -3,12 +3,11 @@
  * and validates every file against its schema. Any problem is an InputError naming the file,
  * the field and what was expected.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join, relative } from "node:path";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
 import picomatch from "picomatch";
-import { parseDocument } from "yaml";
-import type { z } from "zod";
-import { describeIssues, InputError } from "../errors.ts";
+import { InputError } from "../../kernel/errors.ts";
+import { displayPath, readYamlFile } from "../../kernel/yaml.ts";
 import { PersonaSchema, ReferenceSchema, TaskSchema, type Persona, type Reference, type Task } from "./schema.ts";
 
 export interface LoadedTask {
@@ -21,28 +20,6 @@ export interface LoadedTask {
 }
 
 export const TASKS_DIR = new URL("../../tasks/", import.meta.url).pathname;
-
-function displayPath(file: string): string {
-  const rel = relative(process.cwd(), file);
-  return rel.startsWith("..") ? file : rel;
-}
-
-/** Parse a YAML file and validate it; every failure becomes an InputError. */
-export function readYamlFile<S extends z.ZodType>(file: string, schema: S): z.infer<S> {
-  const shown = displayPath(file);
-  if (!existsSync(file)) throw new InputError(shown, "(file)", "file is missing");
-  const doc = parseDocument(readFileSync(file, "utf8"), { prettyErrors: true });
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0]!;
-    throw new InputError(shown, "(yaml)", `valid YAML (${e.message.split("\n")[0]})`);
-  }
-  const parsed = schema.safeParse(doc.toJS() ?? {});
-  if (!parsed.success) {
-    const { field, expected } = describeIssues(parsed.error.issues);
-    throw new InputError(shown, field, expected);
-  }
-  return parsed.data;
-}
 
 export function loadTask(dir: string): LoadedTask {
   const taskFile = join(dir, "task.yaml");

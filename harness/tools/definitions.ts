@@ -4,7 +4,7 @@
  * so Pi extensions that inspect `event.input` see what they expect.
  */
 import { Type, type Static } from "@mariozechner/pi-ai";
-import type { PermissionLevel, ToolName } from "../../gates/types.ts";
+import type { ToolName } from "../../kernel/tools.ts";
 
 export const MAX_LINES = 2000;
 export const MAX_BYTES = 50 * 1024;
@@ -92,17 +92,3 @@ export const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
   grep: `Search file contents for a pattern. Returns matching lines with file paths and line numbers. Output is truncated to 100 matches or ${MAX_BYTES / 1024}KB (whichever is hit first). Long lines are truncated to 500 chars.`,
   delete: "Delete a file, a symbolic link (the link itself, never its target) or a directory. A non-empty directory is deleted only with recursive: true.",
 };
-
-/** StudyPulse permission levels per tool (DESIGN.md "Tools"). */
-export const TOOL_PERMISSIONS: Readonly<Record<string, PermissionLevel>> = {
-  read: "Read",
-  ls: "Read",
-  find: "Read",
-  grep: "Read",
-  write: "Write",
-  edit: "Write",
-  delete: "Destructive",
-  bash: "Execute",
-} satisfies Record<ToolName, PermissionLevel>;
-
-export const TOOL_NAMES = Object.keys(TOOL_PERMISSIONS) as ToolName[];

@@ -5,7 +5,7 @@
  */
 import type { AgentTool, AgentToolResult } from "@mariozechner/pi-agent-core";
 import type { TSchema } from "@mariozechner/pi-ai";
-import type { ToolName } from "../../gates/types.ts";
+import type { ToolName } from "../../kernel/tools.ts";
 import type { OpResult, World } from "../world/types.ts";
 import {
   bashSchema,
@@ -22,7 +22,6 @@ import {
   type BashArgs,
 } from "./definitions.ts";
 
-export { TOOL_PERMISSIONS, TOOL_NAMES, TOOL_DESCRIPTIONS } from "./definitions.ts";
 
 type Details = Record<string, unknown> | undefined;
 

@@ -5,11 +5,9 @@
  */
 import { lstatSync, readlinkSync } from "node:fs";
 import path from "node:path";
-import { HOME, WORKSPACE } from "./types.ts";
+import { HELPER_MOUNT, HOME, SANDBOX_TMP, TESTS_MOUNT, WORKSPACE } from "../../kernel/sandbox-paths.ts";
+import type { SandboxProfile } from "../../kernel/sandbox-profile.ts";
 
-export const SANDBOX_TMP = "/tmp";
-/** Where the in-sandbox helper script directory is bound (read-only). */
-export const HELPER_MOUNT = "/opt/gatebench";
 export const GIT_FIXED_DATE = "2025-06-01T12:00:00Z";
 
 /** Top-level system entries that are either symlinks into /usr (merged-usr) or real directories. */
@@ -49,31 +47,6 @@ export function probeHostSystem(): HostSystem {
   return { entries, maskedFiles };
 }
 
-/**
- * Optional stricter OS profile (for a `sandbox` gate): the home directory is read-only except
- * the listed sandbox paths, and secret directories are hidden behind an empty read-only tmpfs.
- * Paths listed here must be under /home/user; writable ones must already exist in the world.
- */
-export interface StrictProfile {
-  kind: "strict";
-  writableHomePaths: string[];
-  maskedPaths: string[];
-  /**
-   * How masks look. "hidden" (default): an empty directory. "unreadable": mode 000, so reading
-   * fails with EACCES (the sandbox has no capabilities, so even root is refused).
-   */
-  maskStyle?: "hidden" | "unreadable";
-  /** Regular files (sandbox paths under a world root) covered by `maskFileSource`. */
-  maskedFiles?: string[];
-  /** Basename globs (".env", ".env.*"); strict-profile.ts resolves them into `maskedFiles` after setup. */
-  maskedNames?: string[];
-  /** Host file bound read-only over every masked file (empty; mode 000 when "unreadable"). */
-  maskFileSource?: string;
-}
-export type SandboxProfile = { kind: "default" } | StrictProfile;
-
-export const DEFAULT_MASKED_SECRETS = ["/home/user/.ssh", "/home/user/.aws", "/home/user/.gnupg", "/home/user/.config/gcloud"];
-
 export interface TrialMounts {
   /** Host directories of the trial (inside the trial dir). */
   workspace: string;
@@ -98,7 +71,7 @@ export interface BwrapOptions {
 }
 
 /** Sandbox paths a task may not mount over: the system, and the fixed roots. */
-const RESERVED_PREFIXES = ["/usr", "/etc", "/proc", "/dev", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32", "/opt/gatebench", "/tests", WORKSPACE, HOME, SANDBOX_TMP];
+const RESERVED_PREFIXES = ["/usr", "/etc", "/proc", "/dev", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32", HELPER_MOUNT, TESTS_MOUNT, WORKSPACE, HOME, SANDBOX_TMP];
 
 /** Throws when a task mount point is not a clean absolute path outside the reserved trees. */
 export function checkMountPoint(p: string): void {

@@ -8,8 +8,9 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
-import { DEFAULT_MASKED_SECRETS, SANDBOX_TMP, type SandboxProfile, type StrictProfile, type TrialMounts } from "./bwrap-args.ts";
-import { HOME, WORKSPACE } from "./types.ts";
+import { HOME, SANDBOX_TMP, WORKSPACE } from "../../kernel/sandbox-paths.ts";
+import { DEFAULT_MASKED_SECRETS, type SandboxProfile, type StrictProfile } from "../../kernel/sandbox-profile.ts";
+import type { TrialMounts } from "./bwrap-args.ts";
 
 export type ProfileOption = SandboxProfile | "default" | "strict";
 
@@ -144,42 +145,4 @@ export function resolveProfile(profile: SandboxProfile, hostHome: string, trial?
     ...resolveMaskedFiles(profile, masked, trial),
   };
   return resolved;
-}
-
-export interface StrictProfileOptions {
-  /** Home paths that stay writable: "~/.cache" or "/home/user/.cache". */
-  writable?: readonly string[];
-  /**
-   * What the agent cannot read: paths ("~/.ssh", "/workspace/secrets.json"; a directory under
-   * home, or a file under any root) or file-name globs (".env", ".env.*"). Default: DEFAULT_MASKED_SECRETS.
-   */
-  masked?: readonly string[];
-  maskStyle?: "hidden" | "unreadable";
-}
-
-function expandHome(p: string): string {
-  const abs = p.startsWith("~/") ? `${HOME}/${p.slice(2)}` : p;
-  if (!path.posix.isAbsolute(abs) || path.posix.normalize(abs) !== abs || abs.endsWith("/")) throw new Error(`${JSON.stringify(p)} is not a normalised absolute path or ~/path`);
-  return abs;
-}
-
-/**
- * The strict profile a gate configuration asks for. A masked path is offered both as a directory
- * mask (if under home) and as a file mask; resolveProfile keeps it where its type fits.
- */
-export function buildStrictProfile(opts: StrictProfileOptions = {}): StrictProfile {
-  const writable = (opts.writable ?? []).map(expandHome);
-  for (const w of writable) if (w === HOME || !w.startsWith(HOME + "/")) throw new Error(`writable path ${w} must lie under ${HOME}`);
-  const entries = opts.masked ?? DEFAULT_MASKED_SECRETS;
-  const paths = entries.filter((e) => e.includes("/")).map(expandHome);
-  const names = entries.filter((e) => !e.includes("/"));
-  for (const p of paths) if ([HOME, WORKSPACE, SANDBOX_TMP].includes(p)) throw new Error(`cannot mask a whole root (${p})`);
-  return {
-    kind: "strict",
-    writableHomePaths: writable,
-    maskedPaths: paths.filter((p) => p.startsWith(HOME + "/")),
-    ...(opts.maskStyle ? { maskStyle: opts.maskStyle } : {}),
-    ...(paths.length > 0 ? { maskedFiles: paths } : {}),
-    ...(names.length > 0 ? { maskedNames: names } : {}),
-  };
 }

@@ -5,9 +5,6 @@
  */
 import type { EnvView, FileType } from "../../gates/types.ts";
 
-export const WORKSPACE = "/workspace";
-export const HOME = "/home/user";
-
 export interface ExecResult {
   exitCode: number | null;
   signal: string | null;

@@ -7,12 +7,14 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EnvView, GateProcessBind, GateProcessOutput, LstatInfo } from "../../gates/types.ts";
-import { buildBwrapArgs, probeHostSystem, type HostSystem, type SandboxProfile } from "./bwrap-args.ts";
+import { buildBwrapArgs, probeHostSystem, type HostSystem } from "./bwrap-args.ts";
 import { HelperProcess, type HelperResponse } from "./helper-client.ts";
 import { runBwrap } from "./run-sandboxed.ts";
 import { normaliseProfile, resolveProfile, type ProfileOption } from "./strict-profile.ts";
 import { copyTrialDir, createTrialDir, DEFAULT_TRIALS_DIR, removeTrialDir, type TrialDir } from "./trial-dir.ts";
-import { HOME, WORKSPACE, type ExecResult, type OpResult, type Snapshot, type SnapshotEntry, type World, type WorldFs, type WorldLimits } from "./types.ts";
+import { GATE_HOOKS_MOUNT, GATE_NODE_MODULES_MOUNT, HELPER_MOUNT, HOME, TESTS_MOUNT, WORKSPACE } from "../../kernel/sandbox-paths.ts";
+import type { SandboxProfile } from "../../kernel/sandbox-profile.ts";
+import type { ExecResult, OpResult, Snapshot, SnapshotEntry, World, WorldFs, WorldLimits } from "./types.ts";
 
 /**
  * Trial dirs still on disk. A run stopped by a signal exits without awaiting close(): whatever
@@ -44,14 +46,11 @@ const HOST_GRACE_MS = 5_000;
 /** Snapshots are harness work: not bound by a task's short per-call limit. */
 const SNAPSHOT_TIMEOUT_MS = 120_000;
 const HELPER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "inside");
-const HELPER_SCRIPT = "/opt/gatebench/helper.mjs";
+const HELPER_SCRIPT = `${HELPER_MOUNT}/helper.mjs`;
 /** Where runScript binds the host script; only that one-shot sandbox ever sees it. */
 const SCRIPT_MOUNT = "/run/gatebench/script.sh";
-export const TESTS_MOUNT = "/tests";
 /** The repository's node_modules, bound read-only into gate sandboxes (hooks shipped as npm packages). */
 const REPO_NODE_MODULES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../node_modules");
-export const GATE_NODE_MODULES_MOUNT = "/opt/gatebench/node_modules";
-export const GATE_HOOKS_MOUNT = "/opt/gatebench/hooks";
 const DEFAULT_GATE_PROCESS_TIMEOUT_MS = 10_000;
 
 export interface CreateWorldOptions {

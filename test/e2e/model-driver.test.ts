@@ -7,9 +7,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { loadGateConfig } from "../../gates/config.ts";
 import { createModelDriver, resolveModel } from "../../harness/agent/drivers/model.ts";
 import { SYSTEM_PROMPT } from "../../harness/agent/system-prompt.ts";
-import { InputError } from "../../harness/errors.ts";
+import { InputError } from "../../kernel/errors.ts";
 import { runTrial, type TrialResult } from "../../harness/runner/trial.ts";
-import { bashSchema, TOOL_NAMES } from "../../harness/tools/definitions.ts";
+import { bashSchema } from "../../harness/tools/definitions.ts";
+import { TOOL_NAMES } from "../../kernel/tools.ts";
 import { startFakeAnthropicServer, type AnthropicContentBlock, type AnthropicRequestBody } from "../support/fake-anthropic-server.ts";
 import { startFakeOpenAIServer, textReply, toolCallReply, type ChatMessage, type FakeModelServer, type FakeUsage, type Responder } from "../support/fake-openai-server.ts";
 import { writeTaskFixture } from "../support/task-fixture.ts";

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildBwrapArgs } from "../../harness/world/bwrap-args.ts";
-import { buildStrictProfile } from "../../harness/world/strict-profile.ts";
+import { buildStrictProfile } from "../../kernel/sandbox-profile.ts";
 import { createWorld } from "../../harness/world/world.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gatebench-sandbox-world-"));

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../gates/config.ts";
-import { InputError } from "../../harness/errors.ts";
+import { InputError } from "../../kernel/errors.ts";
 import { needsApprover } from "../../harness/runner/matrix.ts";
 
 function configDir(files: Record<string, string>): string {

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createGatekeeper, blockedResult, digestArgs, type GatedCall } from "../../harness/agent/gatekeeper.ts";
 import { ConfirmationBroker } from "../../harness/approvers/broker.ts";
 import type { Approver, ApproverAnswer } from "../../harness/approvers/types.ts";
-import type { Decision, Gate, GateContext, PermissionLevel, ProposedCall } from "../../gates/types.ts";
+import type { Decision, Gate, GateContext, ProposedCall } from "../../gates/types.ts";
+import type { PermissionLevel } from "../../kernel/tools.ts";
 import { createFakeEnv } from "../support/fake-env.ts";
 
 function approver(answer: () => Promise<ApproverAnswer>, hasUI = true): Approver & { asked: number } {

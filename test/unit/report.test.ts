@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { compareSummaries, loadBaseSummary, renderComparison } from "../../harness/report/compare.ts";
 import { pairedRate, summarize, type Summary, type SummaryRow } from "../../harness/report/summary.ts";
 import { SUMMED_FIELDS, type TrialRecord } from "../../harness/runner/record.ts";
-import { InputError } from "../../harness/errors.ts";
+import { InputError } from "../../kernel/errors.ts";
 
 let seq = 0;
 /** A trial record with every field filled; override what the test is about. */

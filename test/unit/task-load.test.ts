@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { InputError } from "../../harness/errors.ts";
+import { InputError } from "../../kernel/errors.ts";
 import { listTaskIds, loadTask, selectTaskIds } from "../../harness/task/load.ts";
 
 const parent = mkdtempSync(join(tmpdir(), "gatebench-load-"));

@@ -10,12 +10,11 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { GATE_HOOKS_MOUNT, GATE_NODE_MODULES_MOUNT } from "../../../kernel/sandbox-paths.ts";
 import type { GateProcessBind } from "../../types.ts";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const NODE_MODULES = path.join(REPO_ROOT, "node_modules");
-const SANDBOX_NODE_MODULES = "/opt/gatebench/node_modules";
-const SANDBOX_HOOKS = "/opt/gatebench/hooks";
 /** Host trees the sandbox already shows at the same path. */
 const SYSTEM_PREFIXES = ["/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/etc/"];
 
@@ -90,7 +89,7 @@ export function resolveHookCommand(command: string, env: Readonly<Record<string,
   const argv = words.map((w, i) => {
     if (i === 0 && !w.includes("/")) {
       const bin = path.join(NODE_MODULES, ".bin", w);
-      return existsSync(bin) ? `${SANDBOX_NODE_MODULES}/.bin/${w}` : w;
+      return existsSync(bin) ? `${GATE_NODE_MODULES_MOUNT}/.bin/${w}` : w;
     }
     if (!w.includes("/") || w.startsWith("-") || SYSTEM_PREFIXES.some((p) => w.startsWith(p))) return w;
     const host = path.resolve(REPO_ROOT, w);
@@ -98,8 +97,8 @@ export function resolveHookCommand(command: string, env: Readonly<Record<string,
       if (i === 0) throw new Error(`the hook program ${w} (${host}) is not a file`);
       return w;
     }
-    if (host.startsWith(NODE_MODULES + "/")) return `${SANDBOX_NODE_MODULES}/${path.relative(NODE_MODULES, host)}`;
-    const sandboxPath = `${SANDBOX_HOOKS}/${binds.length}/${path.basename(host)}`;
+    if (host.startsWith(NODE_MODULES + "/")) return `${GATE_NODE_MODULES_MOUNT}/${path.relative(NODE_MODULES, host)}`;
+    const sandboxPath = `${GATE_HOOKS_MOUNT}/${binds.length}/${path.basename(host)}`;
     binds.push({ hostPath: host, sandboxPath });
     return sandboxPath;
   });

@@ -7,7 +7,7 @@
  *   --gates claude-hook:<command>
  *   layers: [{ gate: claude-hook, with: { command: "...", timeout_ms: 9000, env: { K: V } } }]
  */
-import { InputError } from "../../../harness/errors.ts";
+import { InputError } from "../../../kernel/errors.ts";
 import { GATE_TIMEOUT_MS } from "../../stack.ts";
 import type { Decision, Gate, GateContext, ProposedCall } from "../../types.ts";
 import { resolveHookCommand, type HookCommand } from "./command.ts";

@@ -4,10 +4,9 @@
  * names and argument names, with absolute paths (Claude always passes absolute `file_path`).
  */
 import path from "node:path";
+import { HOME, WORKSPACE } from "../../../kernel/sandbox-paths.ts";
 import type { ProposedCall } from "../../types.ts";
 
-export const SANDBOX_WORKSPACE = "/workspace";
-export const SANDBOX_HOME = "/home/user";
 
 export interface ClaudeToolCall {
   tool_name: string;
@@ -27,9 +26,9 @@ export interface PreToolUseInput extends ClaudeToolCall {
 export function absoluteSandboxPath(p: unknown): string {
   let s = typeof p === "string" && p !== "" ? p : ".";
   if (s.startsWith("@")) s = s.slice(1);
-  if (s === "~") return SANDBOX_HOME;
-  if (s.startsWith("~/")) return path.posix.resolve(SANDBOX_HOME, s.slice(2));
-  return path.posix.resolve(SANDBOX_WORKSPACE, s);
+  if (s === "~") return HOME;
+  if (s.startsWith("~/")) return path.posix.resolve(HOME, s.slice(2));
+  return path.posix.resolve(WORKSPACE, s);
 }
 
 /** Single-quoted for bash: the path is one word whatever it contains. */
@@ -71,7 +70,7 @@ export function toClaudeToolCall(call: ProposedCall): ClaudeToolCall {
   }
 }
 
-export function buildPreToolUseInput(call: ProposedCall, sessionId: string, cwd = SANDBOX_WORKSPACE): PreToolUseInput {
+export function buildPreToolUseInput(call: ProposedCall, sessionId: string, cwd = WORKSPACE): PreToolUseInput {
   return {
     session_id: sessionId,
     transcript_path: "",

@@ -7,7 +7,7 @@
  */
 import type { StreamFn } from "@mariozechner/pi-agent-core";
 import { createAssistantMessageEventStream, getEnvApiKey, getModel, getProviders, streamSimple, type AssistantMessage, type Model } from "@mariozechner/pi-ai";
-import { InputError } from "../../errors.ts";
+import { InputError } from "../../../kernel/errors.ts";
 import type { Driver } from "./scripted.ts";
 
 export function resolveModel(spec: string, env: NodeJS.ProcessEnv = process.env): Model<any> {

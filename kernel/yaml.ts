@@ -1,0 +1,29 @@
+/** Reading a YAML file that must match a zod schema: every failure is an InputError naming the file and field. */
+import { existsSync, readFileSync } from "node:fs";
+import { relative } from "node:path";
+import { parseDocument } from "yaml";
+import type { z } from "zod";
+import { describeIssues, InputError } from "./errors.ts";
+
+/** The file as the user would type it: relative to the working directory when it lies below it. */
+export function displayPath(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel.startsWith("..") ? file : rel;
+}
+
+/** Parse a YAML file and validate it; every failure becomes an InputError. */
+export function readYamlFile<S extends z.ZodType>(file: string, schema: S): z.infer<S> {
+  const shown = displayPath(file);
+  if (!existsSync(file)) throw new InputError(shown, "(file)", "file is missing");
+  const doc = parseDocument(readFileSync(file, "utf8"), { prettyErrors: true });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    throw new InputError(shown, "(yaml)", `valid YAML (${e.message.split("\n")[0]})`);
+  }
+  const parsed = schema.safeParse(doc.toJS() ?? {});
+  if (!parsed.success) {
+    const { field, expected } = describeIssues(parsed.error.issues);
+    throw new InputError(shown, field, expected);
+  }
+  return parsed.data;
+}
