@@ -14,7 +14,7 @@ import { listTaskIds, loadTasks } from "../harness/task/load.ts";
 import type { Step } from "../harness/task/schema.ts";
 import { createWorld, measureWorldCosts } from "../harness/world/world.ts";
 import { buildStrictProfile } from "../kernel/sandbox-profile.ts";
-import { createFakeEnv } from "../test/support/fake-env.ts";
+import { createFakeEnv } from "./fixtures/fake-env.ts";
 
 function flatten(steps: readonly Step[]): Step[] {
   return steps.flatMap((s) => [s, ...flatten(s.on_block ?? []), ...flatten(s.on_error ?? [])]);
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   process.stdout.write(`Gate decision latency over ${calls.length} tool calls from the built-in tasks (in-memory world):\n${table.toString()}\n`);
 
   try {
-    const { benchShellAst } = (await import("../gates/shell/bench.ts")) as { benchShellAst: () => Promise<{ p50_us: number; p99_us: number; n: number }> };
+    const { benchShellAst } = (await import("./bench/shell-ast.ts")) as { benchShellAst: () => Promise<{ p50_us: number; p99_us: number; n: number }> };
     const s = await benchShellAst();
     process.stdout.write(`\nshell-ast analysis per command over its corpus (${s.n} commands): p50 ${s.p50_us.toFixed(1)} µs, p99 ${s.p99_us.toFixed(1)} µs\n`);
   } catch (e) {

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { posix } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expandPath, isInside, judgeTargets, parsePathPolicy } from "../gates/path-policy/index.ts";
-import { createFakeEnv } from "./support/fake-env.ts";
+import { createFakeEnv } from "../scripts/fixtures/fake-env.ts";
 
 const HOME = "/home/user";
 const DENY_ROOTS = ["/home/user/.ssh", "/workspace/a/b"];

@@ -16,7 +16,7 @@ import {
 } from "../gates/path-policy/index.ts";
 import { InputError } from "../kernel/errors.ts";
 import { resolveToCwd } from "../node_modules/@mariozechner/pi-coding-agent/dist/core/tools/path-utils.js";
-import { createFakeEnv, fakeGateContext } from "./support/fake-env.ts";
+import { createFakeEnv, fakeGateContext } from "../scripts/fixtures/fake-env.ts";
 
 const benchmarkOptions = (): Record<string, unknown> => JSON.parse(JSON.stringify(BENCHMARK_PATH_POLICY_OPTIONS));
 const policy = parsePathPolicy(benchmarkOptions(), "test");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createPermissionLevelsGate, permissionOf, previewCall } from "../gates/permission-levels.ts";
 import type { ProposedCall } from "../gates/types.ts";
-import { createFakeEnv, fakeGateContext } from "./support/fake-env.ts";
+import { createFakeEnv, fakeGateContext } from "../scripts/fixtures/fake-env.ts";
 
 const tenLines = Array.from({ length: 10 }, (_, i) => `line ${i}`).join("\n") + "\n";
 function world() {

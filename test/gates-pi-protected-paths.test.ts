@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createPiProtectedPathsGate } from "../gates/pi-protected-paths.ts";
-import { createFakeEnv, fakeGateContext } from "./support/fake-env.ts";
+import { createFakeEnv, fakeGateContext } from "../scripts/fixtures/fake-env.ts";
 
 const gate = createPiProtectedPathsGate({}, "test");
 const ctx = fakeGateContext(createFakeEnv({ links: { "/workspace/cfg": "/workspace/.env" } }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyToolCall, createRiskClassifierGate } from "../gates/risk-classifier.ts";
-import { createFakeEnv, fakeGateContext } from "./support/fake-env.ts";
+import { createFakeEnv, fakeGateContext } from "../scripts/fixtures/fake-env.ts";
 
 const gate = createRiskClassifierGate({}, "test");
 const ctx = fakeGateContext(createFakeEnv());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createFakeEnv } from "./support/fake-env.ts";
+import { createFakeEnv } from "../scripts/fixtures/fake-env.ts";
 
 describe("fake EnvView", () => {
   const env = createFakeEnv({

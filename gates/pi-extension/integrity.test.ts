@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGatekeeper, digestArgs, type GatedCall } from "../../harness/agent/gatekeeper.ts";
 import { ConfirmationBroker } from "../../harness/approvers/broker.ts";
 import type { ApproverAnswer } from "../../harness/approvers/types.ts";
-import { createFakeEnv } from "../../test/support/fake-env.ts";
+import { createFakeEnv } from "../../scripts/fixtures/fake-env.ts";
 import { decideStack } from "../stack.ts";
 import type { Decision, Gate, GateContext, IntegrityMode, ProposedCall } from "../types.ts";
 import { createExtensionsGate, type PiExtensionGate } from "./gate.ts";

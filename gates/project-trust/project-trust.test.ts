@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createFakeEnv, type FakeEnvSpec } from "../../test/support/fake-env.ts";
+import { createFakeEnv, type FakeEnvSpec } from "../../scripts/fixtures/fake-env.ts";
 import { emitToolCall, type ToolCallEvent } from "../pi-extension/emit-tool-call.ts";
 import { loadExtension } from "../pi-extension/load-extension.ts";
 import type { ConfirmRequest, GateContext, GateUI, ProposedCall } from "../types.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { explainBash } from "./gate.ts";
-import { corpusWorld, loadCorpus } from "./corpus-world.ts";
+import { corpusWorld, loadCorpus } from "../../scripts/fixtures/shell-corpus.ts";
 
 describe("shell-ast corpus", () => {
   const corpus = loadCorpus();

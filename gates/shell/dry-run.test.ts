@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorld, type TrialWorld } from "../../harness/world/world.ts";
 import type { EnvView } from "../types.ts";
-import { createFakeEnv } from "../../test/support/fake-env.ts";
+import { createFakeEnv } from "../../scripts/fixtures/fake-env.ts";
 import { explainBash } from "./gate.ts";
 import { DRY_RUN_MAX_PATHS } from "./dry-run.ts";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createShellAstGate, explainBash } from "./gate.ts";
 import { analyzeBash } from "./analyze.ts";
-import { corpusWorld } from "./corpus-world.ts";
-import { fakeGateContext } from "../../test/support/fake-env.ts";
+import { corpusWorld } from "../../scripts/fixtures/shell-corpus.ts";
+import { fakeGateContext } from "../../scripts/fixtures/fake-env.ts";
 import { InputError } from "../../kernel/errors.ts";
 
 describe("shell-ast gate", () => {

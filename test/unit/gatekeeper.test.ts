@@ -9,7 +9,7 @@ import { ConfirmationBroker } from "../../harness/approvers/broker.ts";
 import type { Approver, ApproverAnswer } from "../../harness/approvers/types.ts";
 import type { Decision, Gate, GateContext, ProposedCall } from "../../gates/types.ts";
 import type { PermissionLevel } from "../../kernel/tools.ts";
-import { createFakeEnv } from "../support/fake-env.ts";
+import { createFakeEnv } from "../../scripts/fixtures/fake-env.ts";
 
 function approver(answer: () => Promise<ApproverAnswer>, hasUI = true): Approver & { asked: number } {
   const a = {

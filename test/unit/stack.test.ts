@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { decideStack } from "../../gates/stack.ts";
 import type { Decision, Gate, GateContext, ProposedCall } from "../../gates/types.ts";
-import { createFakeEnv } from "../support/fake-env.ts";
+import { createFakeEnv } from "../../scripts/fixtures/fake-env.ts";
 
 const CALL: ProposedCall = { id: "call_1", tool: "bash", args: { command: "rm -rf /tmp/cache" } };
 

@@ -2,12 +2,12 @@
  * Decision latency of the shell-ast gate over its corpus (tinybench). Each iteration decides
  * the next corpus command (round robin) against the fake world, so the percentiles are over
  * commands, from trivial `ls` to nested wrappers. The grammar is loaded before timing.
- * Run alone: `npx tsx gates/shell/bench.ts`.
+ * Run alone: `npx tsx scripts/bench/shell-ast.ts`.
  */
 import { Bench } from "tinybench";
-import { explainBash } from "./gate.ts";
-import { corpusWorld, loadCorpus } from "./corpus-world.ts";
-import { loadBashParser } from "./parse.ts";
+import { explainBash } from "../../gates/shell/gate.ts";
+import { corpusWorld, loadCorpus } from "../fixtures/shell-corpus.ts";
+import { loadBashParser } from "../../gates/shell/parse.ts";
 
 export interface ShellAstBench {
   p50_us: number;

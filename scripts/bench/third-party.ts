@@ -1,6 +1,6 @@
 /**
  * Cost of third-party gates per tool call, on this machine:
- *   npx tsx gates/third-party/bench.ts [samples]
+ *   npx tsx scripts/bench/third-party.ts [samples]
  * - gate sandbox floor: a one-shot read-only bwrap running `true`
  * - a trivial bash hook (exit 0) through the claude-hook gate
  * - cc-safety-net's hook (standard preset) through the claude-hook gate, allow and deny
@@ -11,9 +11,9 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { makeClaudeHookGate } from "./claude-hook/gate.ts";
-import { REPO_ROOT } from "./claude-hook/command.ts";
-import type { Gate, GateContext } from "../types.ts";
+import { makeClaudeHookGate } from "../../gates/third-party/claude-hook/gate.ts";
+import { REPO_ROOT } from "../../gates/third-party/claude-hook/command.ts";
+import type { Gate, GateContext } from "../../gates/types.ts";
 import { createWorld } from "../../harness/world/world.ts";
 
 function median(xs: number[]): number {
