@@ -9,11 +9,10 @@
  * see the mutated `event.input`), and the result says which arguments the tool will run.
  */
 import { deepFreeze } from "../kernel/freeze.ts";
-import type { ConfirmRequest, Decision, Gate, GateContext, GateUI, IntegrityMode, ProposedCall, Risk } from "./types.ts";
+import { higherRisk, RISK_ORDER, type ConfirmRequest, type Decision, type Gate, type GateContext, type GateUI, type IntegrityMode, type ProposedCall, type Risk } from "./types.ts";
 
 export const GATE_TIMEOUT_MS = 10_000;
 
-const RISK_ORDER: Risk[] = ["low", "medium", "high", "critical"];
 
 export interface LayerDecision {
   gate: string;
@@ -158,7 +157,7 @@ export async function decideStack(
     title: confirms[0]!.title,
     description: confirms.map((c) => c.description).join("\n"),
     resources: [...new Set(confirms.flatMap((c) => c.resources))],
-    risk: confirms.map((c) => c.risk).reduce((a, b) => (RISK_ORDER.indexOf(b) > RISK_ORDER.indexOf(a) ? b : a)),
+    risk: confirms.map((c) => c.risk).reduce(higherRisk),
   };
   return { kind: "confirm", request, layers: decided, ...rewritten };
 }

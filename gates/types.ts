@@ -6,6 +6,12 @@ import type { PermissionLevel } from "../kernel/tools.ts";
 
 export type Risk = "low" | "medium" | "high" | "critical";
 
+/** Risks from least to most severe: the one order every gate and the stack compare by. */
+export const RISK_ORDER: readonly Risk[] = ["low", "medium", "high", "critical"];
+
+/** The more severe of two risks. */
+export const higherRisk = (a: Risk, b: Risk): Risk => (RISK_ORDER.indexOf(b) > RISK_ORDER.indexOf(a) ? b : a);
+
 /** A tool call after schema validation, exactly as the tool would execute it. */
 export interface ProposedCall {
   readonly id: string;

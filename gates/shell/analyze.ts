@@ -16,24 +16,10 @@ import {
   type Arg,
   type ShellState,
 } from "./expand.ts";
-import { COMMAND_RULES, commandName } from "./commands.ts";
+import { COMMAND_RULES } from "./rules/index.ts";
+import { runScriptFile } from "./rules/shells.ts";
+import { commandName, type Effect, type Output, type RuleContext } from "./rules/types.ts";
 import type { Parser } from "web-tree-sitter";
-
-export type EffectOp = "read" | "write" | "delete";
-
-export interface Effect {
-  readonly op: EffectOp;
-  /** Absolute sandbox path, or `<kind>:<name>` for an external resource (git remote, database). */
-  readonly path: string;
-  readonly recursive?: boolean;
-  /** The effect hits entries under `path` (find -delete with filters, git clean), not `path` itself. */
-  readonly contents?: boolean;
-  /** Loses data: deletion, truncation, overwrite of existing content, history rewrite. */
-  readonly destructive?: boolean;
-  /** Not a filesystem path (remote branch, cloud or database resource). */
-  readonly external?: boolean;
-  readonly why: string;
-}
 
 export interface ParsedCommand {
   /** Expanded argv (unknown parts shown as their source text). */
@@ -49,12 +35,6 @@ export interface ShellAnalysis {
   readonly unknowns: string[];
 }
 
-/** What a command writes to stdout, when the analyser can tell (for `| sh`, `| xargs`). */
-export type Output =
-  | { kind: "text"; text: string }
-  | { kind: "paths"; args: Arg[] }
-  | { kind: "unknown"; why: string };
-
 export interface AnalyzeOptions {
   cwd?: string;
 }
@@ -67,41 +47,6 @@ export async function analyzeBash(command: string, env: EnvView, options: Analyz
   const run = new AnalysisRun(parser, env);
   await run.script(command, initialState(env, options.cwd), 0, "command line");
   return run.result();
-}
-
-/** Everything a rule may ask for while handling one simple command. */
-export interface RuleContext {
-  readonly env: EnvView;
-  readonly state: ShellState;
-  readonly command: SimpleCommand;
-  readonly depth: number;
-  /**
-   * An earlier command on this line may have changed the world (a write, a deletion, anything
-   * not understood): a dry run against the world as it is now would not see those changes.
-   */
-  readonly worldChangedEarlier: boolean;
-  /** argv[0] as written (after unwrapping), for messages. */
-  readonly name: string;
-  effect(e: Effect): void;
-  unknown(why: string): void;
-  /** Absolute paths an operand stands for (globs expanded); records an unknown and returns [] when it cannot tell. */
-  paths(arg: Arg, purpose: string): Promise<string[]>;
-  /** Adds `op` effects for every operand. */
-  targets(args: readonly Arg[], op: EffectOp, why: string, extra?: Partial<Effect>): Promise<void>;
-  /** Analyse a payload command (wrappers, find -exec, xargs). */
-  dispatch(argv: Arg[], why: string, stdin?: Output): Promise<void>;
-  /** Analyse shell source (bash -c, script files, eval); `shared` runs in the current scope (source). */
-  script(source: string, why: string, opts?: { shared?: boolean; extraVars?: Map<string, string> }): Promise<void>;
-  /** stdin of this command, when known. */
-  stdin(): Promise<Output>;
-  /** Content of a file: written earlier on this line, else read from the world; null if unknown. */
-  readScript(path: string): Promise<string | null>;
-  /** Record the text this command prints, for a later `| sh`. */
-  setOutput(o: Output): void;
-  /** Record a file written on this line with known content (so `bash x.sh` later can be analysed). */
-  recordWrite(path: string, content: string | null): void;
-  setCwd(cwd: string | null): void;
-  setVar(name: string, value: string | null, why?: string): void;
 }
 
 class AnalysisRun {
@@ -406,36 +351,6 @@ class AnalysisRun {
     };
     return ctx;
   }
-}
-
-/** Runs a script file by path (`./x.sh`, `/tmp/x.sh`): analyse its content when readable. */
-export async function runScriptFile(path: string, args: Arg[], ctx: RuleContext): Promise<void> {
-  const abs = toAbsolute(path, ctx.state.cwd);
-  const content = abs ? await ctx.readScript(abs) : null;
-  if (content === null) {
-    ctx.unknown(`runs ${path}, whose content cannot be read`);
-    return;
-  }
-  const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(content);
-  const interp = shebang ? commandName(shebang[1] === "/usr/bin/env" || shebang[1] === "/bin/env" ? (shebang[2] ?? "") : shebang[1]!) : "sh";
-  if (["sh", "bash", "dash", "zsh", "ksh"].includes(interp)) {
-    await ctx.script(content, `script ${path}`, { extraVars: positional(args) });
-    return;
-  }
-  const rule = COMMAND_RULES.get(interp);
-  if (rule && ["python", "python3", "node", "perl", "ruby", "php"].includes(interp)) {
-    await rule([{ text: abs!, glob: false, src: path }, ...args], ctx);
-    return;
-  }
-  ctx.unknown(`runs ${path} with ${interp}, which is not analysed`);
-}
-
-function positional(args: Arg[]): Map<string, string> {
-  const m = new Map<string, string>();
-  args.forEach((a, i) => {
-    if (!a.unknown) m.set(String(i + 1), a.text);
-  });
-  return m;
 }
 
 const HARMLESS_DEVICES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"]);

@@ -11,10 +11,11 @@
  * Fails closed: an analysis error denies.
  */
 import { posix } from "node:path";
-import type { Decision, EnvView, Gate, GateContext, ProposedCall, Risk } from "../types.ts";
+import { higherRisk, type Decision, type EnvView, type Gate, type GateContext, type ProposedCall, type Risk } from "../types.ts";
 import { InputError } from "../../kernel/errors.ts";
 import { BENCHMARK_PATH_POLICY_OPTIONS, compilePolicy, isInside, judgeTargets, parsePathPolicy, type PathInput, type PathPolicy } from "../path-policy/index.ts";
-import { analyzeBash, type Effect, type ParsedCommand } from "./analyze.ts";
+import { analyzeBash, type ParsedCommand } from "./analyze.ts";
+import type { Effect } from "./rules/types.ts";
 
 export interface ShellAstOptions {
   /** path-policy options (gates/path-policy/policy.ts); default: BENCHMARK_PATH_POLICY_OPTIONS. */
@@ -90,8 +91,7 @@ export async function decideEffects(effects: readonly Effect[], unknowns: readon
     if (!resources.includes(r)) resources.push(r);
   };
   const raise = (r: Risk) => {
-    const order: Risk[] = ["low", "medium", "high", "critical"];
-    if (order.indexOf(r) > order.indexOf(risk)) risk = r;
+    risk = higherRisk(risk, r);
   };
 
   for (const e of effects) {

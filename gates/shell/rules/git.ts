@@ -4,10 +4,9 @@
  * Everything else git does is treated as recoverable (allow).
  */
 import { posix } from "node:path";
-import type { Arg } from "./expand.ts";
-import { toAbsolute } from "./expand.ts";
-import { hasAny, splitArgs } from "./options.ts";
-import type { RuleContext } from "./analyze.ts";
+import { toAbsolute, type Arg } from "../expand.ts";
+import { hasAny, splitArgs } from "../options.ts";
+import type { RuleContext, RuleTable } from "./types.ts";
 
 const GLOBAL_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"]);
 
@@ -149,3 +148,5 @@ export async function gitRule(args: Arg[], ctx: RuleContext): Promise<void> {
 }
 
 const DESTRUCTIVE_SUBS = new Set(["clean", "reset", "checkout", "restore", "stash", "branch", "push", "worktree", "rm", "mv", "rebase", "filter-branch"]);
+
+export const GIT_RULES: RuleTable = [["git", gitRule]];

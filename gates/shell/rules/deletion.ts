@@ -1,0 +1,50 @@
+/** Programs that delete or destroy content: rm, rmdir, shred, truncate, dd of=, rimraf. */
+import { hasAny, splitArgs } from "../options.ts";
+import type { Rule, RuleTable } from "./types.ts";
+
+const rm: Rule = async (args, ctx) => {
+  const { flags, operands } = splitArgs(args);
+  const recursive = hasAny(flags, "r", "R", "recursive");
+  await ctx.targets(operands, "delete", recursive ? `${ctx.name} -r deletes` : `${ctx.name} deletes`, { recursive, destructive: true });
+};
+
+const rmdir: Rule = async (args, ctx) => {
+  const { operands } = splitArgs(args);
+  // rmdir only removes empty directories: no data is lost.
+  await ctx.targets(operands, "delete", "rmdir removes an empty directory", { destructive: false });
+};
+
+const shred: Rule = async (args, ctx) => {
+  const { flags, operands } = splitArgs(args, { withValue: ["n", "s", "iterations", "size", "random-source"] });
+  const del = hasAny(flags, "u", "remove", "zero");
+  await ctx.targets(operands, del ? "delete" : "write", "shred destroys content", { destructive: true });
+};
+
+const truncate: Rule = async (args, ctx) => {
+  const { operands } = splitArgs(args, { withValue: ["s", "size", "r", "reference"] });
+  await ctx.targets(operands, "write", "truncate changes the file size (content lost)", { destructive: true });
+};
+
+const dd: Rule = async (args, ctx) => {
+  for (const a of args) {
+    if (a.text.startsWith("of=")) await ctx.targets([{ ...a, text: a.text.slice(3) }], "write", "dd of= overwrites", { destructive: true });
+    else if (a.text.startsWith("if=")) await ctx.targets([{ ...a, text: a.text.slice(3) }], "read", "dd if= reads");
+  }
+};
+
+const rimraf: Rule = async (args, ctx) => {
+  const { operands } = splitArgs(args, { withValue: ["glob"] });
+  await ctx.targets(operands, "delete", `${ctx.name} deletes recursively`, { recursive: true, destructive: true });
+};
+
+export const DELETION_RULES: RuleTable = [
+  ["rm", rm],
+  ["rmdir", rmdir],
+  ["unlink", rm],
+  ["shred", shred],
+  ["truncate", truncate],
+  ["dd", dd],
+  ["rimraf", rimraf],
+  ["del-cli", rimraf],
+  ["trash", rimraf],
+];

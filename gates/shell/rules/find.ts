@@ -1,0 +1,62 @@
+/**
+ * find: -delete and -exec act on every match. A read-only listing with the same roots and
+ * filters names exactly what would be deleted, when the world has not changed earlier on the line.
+ */
+import type { Arg } from "../expand.ts";
+import { listFindDeletions } from "../dry-run.ts";
+import { lit, type Rule, type RuleTable } from "./types.ts";
+
+const FIND_VALUE_PREDICATES = new Set([
+  "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type", "-xtype", "-user", "-group",
+  "-perm", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-maxdepth", "-mindepth", "-lname",
+  "-ilname", "-links", "-inum", "-samefile", "-uid", "-gid", "-used", "-fstype", "-printf", "-newermt", "-context", "-regextype",
+]);
+const FIND_FILTERS = new Set([...FIND_VALUE_PREDICATES, "-empty", "-executable", "-readable", "-writable", "-nouser", "-nogroup"].filter((p) => p !== "-maxdepth" && p !== "-mindepth" && p !== "-printf" && p !== "-regextype"));
+
+const find: Rule = async (args, ctx) => {
+  const roots: Arg[] = [];
+  let i = 0;
+  while (i < args.length && (args[i]!.text === "-H" || args[i]!.text === "-L" || args[i]!.text === "-P")) i++;
+  for (; i < args.length; i++) {
+    const t = args[i]!.text;
+    if (!args[i]!.unknown && (t.startsWith("-") || t === "(" || t === "!" || t === ")")) break;
+    roots.push(args[i]!);
+  }
+  if (roots.length === 0) roots.push(lit("."));
+  const expr = args.slice(i);
+  const filtered = expr.some((a) => FIND_FILTERS.has(a.text));
+  const minDepth = expr.findIndex((a) => a.text === "-mindepth");
+  const skipsRoot = filtered || (minDepth >= 0 && Number(expr[minDepth + 1]?.text) >= 1);
+  const matchArgs = (under: boolean): Arg[] => roots.map((r) => ({ ...r, under }));
+  ctx.setOutput({ kind: "paths", args: matchArgs(true) });
+  // A read-only listing with the same roots and filters names exactly what would be deleted.
+  const deletes = expr.some((a) => a.text === "-delete" || a.text === "-exec" || a.text === "-execdir");
+  const listed = deletes && !ctx.worldChangedEarlier ? await listFindDeletions(ctx.env, ctx.state.cwd, args) : null;
+  if (listed) {
+    for (const m of listed) ctx.effect({ op: "delete", path: m.path, recursive: m.isDir, destructive: true, why: "find deletes (dry run)" });
+    return;
+  }
+  for (let j = 0; j < expr.length; j++) {
+    const t = expr[j]!.text;
+    if (t === "-delete") {
+      await ctx.targets(roots, "delete", filtered ? "find -delete removes matching entries under" : "find -delete removes everything under", { recursive: true, destructive: true, ...(skipsRoot ? { contents: true } : {}) });
+    } else if (t === "-exec" || t === "-execdir" || t === "-ok" || t === "-okdir") {
+      const end = expr.findIndex((a, k) => k > j && (a.text === ";" || a.text === "+"));
+      const payload = expr.slice(j + 1, end < 0 ? undefined : end);
+      j = end < 0 ? expr.length : end;
+      const argv: Arg[] = [];
+      for (const p of payload) {
+        if (p.text === "{}") argv.push(...matchArgs(skipsRoot).map((r) => (skipsRoot ? r : { ...r, under: false })));
+        else if (p.text.includes("{}")) argv.push({ ...p, text: p.text, unknown: "find -exec argument built from each match" });
+        else argv.push(p);
+      }
+      if (argv.length) await ctx.dispatch(argv, `find ${t}`, { kind: "paths", args: matchArgs(true) });
+    } else if (t === "-fprint" || t === "-fprint0" || t === "-fprintf" || t === "-fls") {
+      const f = expr[j + 1];
+      if (f) await ctx.targets([f], "write", `find ${t} writes`);
+      j++;
+    }
+  }
+};
+
+export const FIND_RULES: RuleTable = [["find", find]];
