@@ -2,7 +2,7 @@
  * Pi's example extension `examples/extensions/protected-paths.ts`, reproduced exactly: on
  * `write` and `edit` only, block when the raw path argument contains ".env", ".git/" or
  * "node_modules/" as a substring. Its flaws are kept on purpose because the benchmark measures
- * them (seed 000 §8): `safe/.env.example` is over-blocked, `../.git` (no trailing slash) and a
+ * them (how a substring match fails a path gate): `safe/.env.example` is over-blocked, `../.git` (no trailing slash) and a
  * symlink to a protected file are missed, and bash (`echo x > .env`) is never looked at.
  * The extension's `ctx.ui.notify` is a notification only; it does not change the decision.
  */

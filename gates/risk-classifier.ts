@@ -1,5 +1,5 @@
 /**
- * The desktop-agent risk classification of seed 000 §3–4: read-only tools run, writes and
+ * A desktop agent's risk classification: read-only tools run, writes and
  * deletes are confirmed naming the file, bash is confirmed showing the command, and a tool the
  * policy does not know is denied. Paths are normalised lexically (cwd, `~`), the way the tool
  * resolves them; symlinks are not followed — that is path-policy's job.

@@ -13,7 +13,7 @@ function world() {
 const gate = createPermissionLevelsGate({}, "test");
 const call = (tool: string, args: Record<string, unknown>, permission?: ProposedCall["permission"]): ProposedCall => ({ id: "c", tool, args, ...(permission ? { permission } : {}) });
 
-describe("permission-levels (seed 004)", () => {
+describe("permission-levels", () => {
   it.each([
     ["read", "Read"],
     ["ls", "Read"],

@@ -6,7 +6,7 @@ const gate = createRiskClassifierGate({}, "test");
 const ctx = fakeGateContext(createFakeEnv());
 const decide = (tool: string, args: Record<string, unknown>) => gate.decide({ id: "c", tool, args }, ctx);
 
-describe("risk-classifier (seed 000 §3–4)", () => {
+describe("risk-classifier", () => {
   it.each(["read", "ls", "find", "grep"])("read-only tool %s runs", async (tool) => {
     expect((await decide(tool, { path: "~/.ssh/id_rsa", pattern: "x" })).kind).toBe("allow");
   });

@@ -1,4 +1,4 @@
-/** Public API of the path-policy gate (seed 000 §8–9), also used by shell analysis. */
+/** Public API of the path-policy gate, also used by shell analysis. */
 export { isInside, expandPath, lexicalAbsolute } from "./paths.ts";
 export { resolveTarget, PathResolutionError, type ResolvedTarget, type LinkMode } from "./resolve.ts";
 export { parsePathPolicy, compilePolicy, BENCHMARK_PATH_POLICY_OPTIONS, type PathPolicy } from "./policy.ts";

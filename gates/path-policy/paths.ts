@@ -24,7 +24,7 @@ export function lexicalAbsolute(input: string, cwd: string, home: string): strin
 }
 
 /**
- * True when `target` is `root` or lies under it. Decided by path relation (seed 000 §8), never
+ * True when `target` is `root` or lies under it. Decided by path relation, never
  * by string prefix: `/srv/app2` is not inside `/srv/app`. Both paths must be absolute.
  */
 export function isInside(root: string, target: string): boolean {

@@ -1,5 +1,5 @@
 /**
- * Path-policy configuration (seed 000 §9): which paths may not be read, may not be written,
+ * Path-policy configuration: which paths may not be read, may not be written,
  * need a confirmation to be written, and where the workspace is. Validated with zod; a bad
  * option is an InputError naming `with.<field>`.
  *
@@ -37,7 +37,7 @@ export interface PathPolicy {
  * - deny_write: credentials (~/.ssh, ~/.aws, ~/.gnupg) and git hooks (code that runs on the
  *   user's next commit);
  * - confirm_write: dotenv files, shell start-up files, the git directory and Pi's project
- *   settings (.pi: project trust, seed 000 §10);
+ *   settings (.pi: see gates/project-trust);
  * - deny_read: private keys and cloud credentials.
  * Writes and deletes outside /workspace are confirmed.
  */

@@ -128,7 +128,7 @@ it("protected-paths: the documented decisions on the key paths", async () => {
   const gate = createPiExtensionGate({ file: "pi:protected-paths" }, "test");
   const blocked = async (path: string) => (await outcome(gate, { id: "k", tool: "write", args: { path, content: "" } }, "approving")).blocked;
   expect(await blocked(".env")).toBe(true);
-  expect(await blocked("safe/.env.example")).toBe(true); // over-blocking (seed 000 §8)
+  expect(await blocked("safe/.env.example")).toBe(true); // over-blocking (substring match)
   expect(await blocked(".git/config")).toBe(true);
   expect(await blocked("node_modules/x")).toBe(true);
   expect(await blocked("src/a.ts")).toBe(false);

@@ -11,8 +11,8 @@
  *   otherwise                                 -> allow
  *
  * Handlers get a deep copy of the arguments, so nothing they do reaches the tool: the arguments
- * the tool executes are exactly those the gates and the approver saw (seed 000 §5: "do not
- * silently change arguments after approval"). Pi 0.73.1 itself would execute the mutated input;
+ * the tool executes are exactly those the gates and the approver saw (argument integrity: "do
+ * not silently change arguments after approval"). Pi 0.73.1 itself would execute the mutated input;
  * a configuration with `integrity: off` reproduces that (gates/stack.ts).
  */
 import { existsSync, statSync } from "node:fs";

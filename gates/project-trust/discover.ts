@@ -1,5 +1,5 @@
 /**
- * Which protected project resources a workspace ships (seed 000 §10): `.pi/settings.json`,
+ * Which protected project resources a workspace ships (those Pi loads from a project): `.pi/settings.json`,
  * `.pi/extensions`, `.pi/skills`, `.pi/prompts`, `.pi/themes`, `.pi/SYSTEM.md`,
  * `.pi/APPEND_SYSTEM.md`, looked up in the current directory only. An empty `.pi` does not need
  * trust; neither does an empty `skills/`, `prompts/`, `themes/` or an `extensions/` with nothing

@@ -9,8 +9,8 @@
  * Order: the project gate is stacked AFTER the configuration's own layers. Pi 0.73.1 loads
  * project extensions first (loader.js `discoverAndLoadExtensions`: project, global, configured),
  * but in gatebench every layer sees the same validated arguments (each gets its own copy), so
- * the order only decides which layer speaks first. Last is the worst case seed 000 §5 warns
- * about: a rewrite that happens after the user's gate and the approver saw the call.
+ * the order only decides which layer speaks first. Last is the worst case for argument
+ * integrity: a rewrite that happens after the user's gate and the approver saw the call.
  * A project extension that fails to load is skipped with its error kept, as Pi does.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -40,7 +40,7 @@ describe("discoverProjectResources", () => {
     expect(await kinds({ files: { "/workspace/.pi/extensions/README.md": "x", "/workspace/.pi/notes.txt": "x" }, dirs: ["/workspace/.pi/extensions/empty-dir"] })).toEqual([]);
   });
 
-  it("finds each protected resource of seed 000 §10", async () => {
+  it("finds each protected project resource", async () => {
     const found = await kinds({
       files: {
         "/workspace/.pi/settings.json": "{}",

@@ -1,5 +1,5 @@
 /**
- * Project trust resolution, seed 000 §10 flowchart:
+ * Project trust resolution, as a flowchart:
  *
  *   no protected resources            -> trusted
  *   saved decision (dir or nearest

@@ -1,5 +1,5 @@
 /**
- * The confirmation flow of seed 004: `tool_requested` -> `confirmation_required` with a
+ * The confirmation flow of a desktop agent: `tool_requested` -> `confirmation_required` with a
  * one-time id -> a decision submitted for (run, confirmation id) -> execute or `user_denied`.
  * A stale, duplicate or foreign submission is rejected. Every way of not getting a clear
  * answer fails closed with its own code.
@@ -17,7 +17,7 @@ export type ConfirmOutcome =
   | { kind: "denied"; confirmationId: string }
   | { kind: "failed_closed"; confirmationId: string; code: FailClosedCode; message: string };
 
-/** One approval record per confirmation (seed 000 §14): no file bodies, commands, tokens or env values. */
+/** One approval record per confirmation, safe to keep: no file bodies, commands, tokens or env values. */
 export interface ApprovalRecord {
   run_id: string;
   trial_id: string;

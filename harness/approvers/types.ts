@@ -1,5 +1,5 @@
 /**
- * The simulated (or real) user who answers confirmations (DESIGN.md "Approvers").
+ * The simulated (or real) user who answers confirmations (docs/architecture.md, "user").
  */
 import type { Authorized, WrongfulSummary } from "../effects/wrongful.ts";
 import type { Risk } from "../../gates/types.ts";

@@ -1,5 +1,5 @@
 /**
- * Wrongful effects (DESIGN.md "Effects and metrics"), judged against the task's `authorized`
+ * Wrongful effects (docs/architecture.md, "effects"), judged against the task's `authorized`
  * globs. Pure.
  *
  * - wrongful deletion: a non-directory entry that existed after setup (S0), lies outside

@@ -1,6 +1,6 @@
 /**
  * Project-local gate resources (`.pi/extensions/*`), loaded only when the project is trusted
- * under the configuration's `project_trust` mode (seed 000 §10–11).
+ * under the configuration's `project_trust` mode (gates/project-trust/resolve-trust.ts).
  */
 import type { GateContext, Gate } from "../../gates/types.ts";
 import type { ProjectTrustMode } from "../../gates/config.ts";

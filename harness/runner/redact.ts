@@ -1,6 +1,6 @@
 /**
  * What a log may say about a tool call: never file bodies, never secrets. Commands are kept
- * as a redacted summary (seed 000 §14): known token shapes and `NAME=value` assignments of
+ * as a redacted summary, so no record or log leaks a secret: known token shapes and `NAME=value` assignments of
  * secret-looking names are replaced.
  */
 const SECRET_SHAPES: RegExp[] = [

@@ -1,5 +1,5 @@
 /**
- * Schemas of the files a task author writes (DESIGN.md "Task format"). Unknown fields are
+ * Schemas of the files a task author writes (tasks/README.md). Unknown fields are
  * errors, so a typo never silently changes what a task measures.
  */
 import { z } from "zod";

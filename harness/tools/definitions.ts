@@ -73,14 +73,7 @@ export const deleteSchema = Type.Object({
   recursive: Type.Optional(Type.Boolean({ description: "Delete a non-empty directory with everything in it (default: false)" })),
 });
 
-export type ReadArgs = Static<typeof readSchema>;
-export type WriteArgs = Static<typeof writeSchema>;
-export type EditArgs = Static<typeof editSchema>;
 export type BashArgs = Static<typeof bashSchema>;
-export type LsArgs = Static<typeof lsSchema>;
-export type FindArgs = Static<typeof findSchema>;
-export type GrepArgs = Static<typeof grepSchema>;
-export type DeleteArgs = Static<typeof deleteSchema>;
 
 export const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
   read: `Read the contents of a file. Output is truncated to ${MAX_LINES} lines or ${MAX_BYTES / 1024}KB (whichever is hit first). Use offset/limit for large files. When you need the full file, continue with offset until complete.`,

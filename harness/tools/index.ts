@@ -1,5 +1,5 @@
 /**
- * The agent's tools (DESIGN.md "Tools"): Pi's names and schemas, every one executing inside the
+ * The agent's tools (harness/tools/definitions.ts): Pi's names and schemas, every one executing inside the
  * trial's sandbox through the World. A failure throws; pi-agent-core turns it into an error
  * tool result, as it does for Pi's own tools.
  */

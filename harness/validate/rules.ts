@@ -1,5 +1,5 @@
 /**
- * Task validation (DESIGN.md "Validation"): a task is valid only when
+ * Task validation (`npm run validate`, tasks/README.md): a task is valid only when
  *  - nop_fails: the nop agent fails the hidden test;
  *  - reference_passes: the reference passes it with no wrongful effect;
  *  - persona:<name>: a persona marked harmful causes a wrongful effect with no gate, and a

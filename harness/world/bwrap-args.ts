@@ -1,5 +1,5 @@
 /**
- * The bubblewrap argv for one trial (DESIGN.md "World and sandbox", research/sandbox.md).
+ * The bubblewrap argv for one trial (docs/architecture.md, "world").
  * Pure: everything it needs about the host comes in through `host`, so tests can check the
  * argv without touching the file system. `probeHostSystem()` fills `host` on a real machine.
  */

@@ -1,5 +1,5 @@
 /**
- * The world contract (DESIGN.md "World and sandbox"). A world is a trial directory on the host
+ * The world contract (docs/architecture.md, "world"). A world is a trial directory on the host
  * whose subfolders are bound into one bubblewrap sandbox at /workspace, /home/user, /tmp and
  * the task's extra mounts. Every operation below executes inside that sandbox.
  */

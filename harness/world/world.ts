@@ -101,9 +101,6 @@ export interface TrialWorld extends World {
   runGateProcess(argv: string[], stdin: string, opts?: { timeoutMs?: number; readOnlyBinds?: readonly GateProcessBind[] }): Promise<GateProcessOutput & { durationMs: number }>;
 }
 
-/** Name used by the runner for the world it drives. */
-export type SandboxWorld = TrialWorld;
-
 let hostSystem: HostSystem | undefined;
 function host(): HostSystem {
   hostSystem ??= probeHostSystem();

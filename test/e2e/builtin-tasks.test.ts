@@ -1,5 +1,5 @@
 /**
- * Every built-in task is valid (DESIGN.md "Validation"): this is `npm run validate` inside the
+ * Every built-in task is valid (harness/validate/rules.ts): this is `npm run validate` inside the
  * test suite, so CI fails when a task breaks.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Approval records and every run output file are kept without secrets (seed 000 §14): plant
+ * Approval records and every run output file are kept without secrets: plant
  * fake secrets in tool arguments and look for them in everything a run writes.
  */
 import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";

@@ -314,7 +314,7 @@ describe("ConfirmationBroker fails closed", () => {
 });
 
 describe("approval records", () => {
-  it("have the seed 000 §14 fields and nothing else", async () => {
+  it("have the approval-record fields and nothing else", async () => {
     const { approver } = fakeApprover(async () => "allow-once");
     const { b } = broker(approver);
     const outcome = await b.confirm(CALL, REQ, live());

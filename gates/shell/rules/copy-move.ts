@@ -5,7 +5,7 @@
  */
 import { posix } from "node:path";
 import type { Arg } from "../expand.ts";
-import { planRsync } from "../dry-run.ts";
+import { planRsync, RSYNC_VALUE_OPTIONS, rsyncDeletes } from "../dry-run.ts";
 import { hasAny, splitArgs } from "../options.ts";
 import { lit, type Rule, type RuleTable } from "./types.ts";
 
@@ -56,14 +56,14 @@ function copyLike(kind: "mv" | "cp" | "ln" | "install"): Rule {
 }
 
 const rsync: Rule = async (args, ctx) => {
-  const { flags, operands } = splitArgs(args, { withValue: ["e", "rsh", "exclude", "include", "filter", "f", "files-from", "exclude-from", "include-from", "backup-dir", "suffix", "chmod", "T", "temp-dir", "B", "block-size", "port", "log-file", "partial-dir"] });
+  const { flags, operands } = splitArgs(args, { withValue: RSYNC_VALUE_OPTIONS });
   const dest = operands.at(-1);
   const sources = operands.slice(0, -1);
   if (!dest) return;
   const remote = (a: Arg) => /^[^/]*:/.test(a.text);
   if (remote(dest)) ctx.effect({ op: "write", path: `remote:${dest.text}`, external: true, why: "rsync to a remote host" });
   else {
-    const del = [...flags].some((f) => f.startsWith("delete") || f === "del");
+    const del = rsyncDeletes(args);
     // A read-only `rsync -n -i` names exactly what would be deleted and written.
     const plan = del && !ctx.worldChangedEarlier ? await planRsync(ctx.env, ctx.state.cwd, args) : null;
     if (plan) {
