@@ -101,16 +101,19 @@ export function loadGateConfig(name: string, dir = CONFIGS_DIR): GateConfig {
   const extension = /^pi-extension:(.+)$/.exec(name);
   if (extension) {
     const layer = buildLayer("pi-extension", { file: extension[1] }, "--gates");
-    return { name, description: `Pi extension ${extension[1]}`, source: "--gates", integrity: "enforce", ...DEFAULT_SANDBOX, layers: [layer], policyVersion: name };
+    const description = `Pi extension ${extension[1]}`;
+    return { name, description, source: "--gates", integrity: "enforce", ...DEFAULT_SANDBOX, layers: [layer], policyVersion: name };
   }
   const hook = /^claude-hook:(.+)$/.exec(name);
   if (hook) {
     const layer = buildLayer("claude-hook", { command: hook[1] }, "--gates");
-    return { name, description: `Claude Code PreToolUse hook ${hook[1]}`, source: "--gates", integrity: "enforce", ...DEFAULT_SANDBOX, layers: [layer], policyVersion: name };
+    const description = `Claude Code PreToolUse hook ${hook[1]}`;
+    return { name, description, source: "--gates", integrity: "enforce", ...DEFAULT_SANDBOX, layers: [layer], policyVersion: name };
   }
   const file = join(dir, `${name}.yaml`);
   if (!existsSync(file)) {
-    throw new InputError("--gates", name, `a gate configuration in gates/configs/ (one of ${listGateConfigNames(dir).join(", ")}) or pi-extension:<file> or claude-hook:<command>`);
+    const known = listGateConfigNames(dir).join(", ");
+    throw new InputError("--gates", name, `a gate configuration in gates/configs/ (one of ${known}) or pi-extension:<file> or claude-hook:<command>`);
   }
   const raw = readYamlFile(file, GateConfigSchema);
   const where = `gates/configs/${name}.yaml`;

@@ -52,7 +52,8 @@ export interface StrictProfileOptions {
 
 function expandHome(p: string): string {
   const abs = p.startsWith("~/") ? `${HOME}/${p.slice(2)}` : p;
-  if (!path.posix.isAbsolute(abs) || path.posix.normalize(abs) !== abs || abs.endsWith("/")) throw new Error(`${JSON.stringify(p)} is not a normalised absolute path or ~/path`);
+  if (!path.posix.isAbsolute(abs) || path.posix.normalize(abs) !== abs || abs.endsWith("/"))
+    throw new Error(`${JSON.stringify(p)} is not a normalised absolute path or ~/path`);
   return abs;
 }
 

@@ -12,7 +12,8 @@ import { lit, type Rule, type RuleTable } from "./types.ts";
 /** mv / cp / ln / install: the destination (existing file overwritten, or dir/basename). */
 function copyLike(kind: "mv" | "cp" | "ln" | "install"): Rule {
   return async (args, ctx) => {
-    const withValue = kind === "ln" ? ["t", "target-directory", "S", "suffix"] : ["t", "target-directory", "S", "suffix", "m", "mode", "o", "owner", "g", "group"];
+    const withValue =
+      kind === "ln" ? ["t", "target-directory", "S", "suffix"] : ["t", "target-directory", "S", "suffix", "m", "mode", "o", "owner", "g", "group"];
     const { flags, values, operands } = splitArgs(args, { withValue });
     const targetDir = values.get("t")?.[0] ?? values.get("target-directory")?.[0];
     const noClobber = hasAny(flags, "n", "no-clobber") || (kind === "ln" && !hasAny(flags, "f", "force"));
@@ -67,23 +68,66 @@ const rsync: Rule = async (args, ctx) => {
     // A read-only `rsync -n -i` names exactly what would be deleted and written.
     const plan = del && !ctx.worldChangedEarlier ? await planRsync(ctx.env, ctx.state.cwd, args) : null;
     if (plan) {
-      for (const d of plan.deletions) ctx.effect({ op: "delete", path: d.path, recursive: d.isDir, destructive: true, why: "rsync --delete removes (dry run)" });
-      for (const w of plan.writes) ctx.effect({ op: "write", path: w.path, why: w.existed ? "rsync overwrites (dry run)" : "rsync creates (dry run)", ...(w.existed && !w.isDir ? { destructive: true } : {}) });
+      for (const d of plan.deletions)
+        ctx.effect({ op: "delete", path: d.path, recursive: d.isDir, destructive: true, why: "rsync --delete removes (dry run)" });
+      for (const w of plan.writes)
+        ctx.effect({
+          op: "write",
+          path: w.path,
+          why: w.existed ? "rsync overwrites (dry run)" : "rsync creates (dry run)",
+          ...(w.existed && !w.isDir ? { destructive: true } : {}),
+        });
       if (hasAny(flags, "remove-source-files")) await ctx.targets(sources, "delete", "rsync --remove-source-files", { recursive: true, destructive: true });
       return;
     }
     // With --delete the destination ends up a copy of the source: treat it as deleting the destination.
-    await ctx.targets([dest], del ? "delete" : "write", del ? "rsync --delete removes destination files missing from the source" : "rsync writes", { recursive: true, destructive: del });
+    await ctx.targets([dest], del ? "delete" : "write", del ? "rsync --delete removes destination files missing from the source" : "rsync writes", {
+      recursive: true,
+      destructive: del,
+    });
     if (!del) await ctx.targets([dest], "write", "rsync overwrites files in the destination", { recursive: true });
   }
-  if (hasAny(flags, "remove-source-files")) await ctx.targets(sources.filter((s) => !remote(s)), "delete", "rsync --remove-source-files", { recursive: true, destructive: true });
+  if (hasAny(flags, "remove-source-files"))
+    await ctx.targets(
+      sources.filter((s) => !remote(s)),
+      "delete",
+      "rsync --remove-source-files",
+      { recursive: true, destructive: true },
+    );
 };
 
 const tar: Rule = async (args, ctx) => {
   // Old-style bundled first argument: `tar xzf a.tgz`.
   const norm = [...args];
   if (norm[0] && !norm[0].text.startsWith("-") && /^[A-Za-z]+$/.test(norm[0].text)) norm[0] = { ...norm[0], text: "-" + norm[0].text };
-  const { flags, values, operands } = splitArgs(norm, { withValue: ["f", "file", "C", "directory", "T", "files-from", "X", "exclude-from", "exclude", "transform", "use-compress-program", "I", "H", "format", "b", "blocking-factor", "owner", "group", "mode", "mtime", "newer", "N", "g", "listed-incremental"] });
+  const { flags, values, operands } = splitArgs(norm, {
+    withValue: [
+      "f",
+      "file",
+      "C",
+      "directory",
+      "T",
+      "files-from",
+      "X",
+      "exclude-from",
+      "exclude",
+      "transform",
+      "use-compress-program",
+      "I",
+      "H",
+      "format",
+      "b",
+      "blocking-factor",
+      "owner",
+      "group",
+      "mode",
+      "mtime",
+      "newer",
+      "N",
+      "g",
+      "listed-incremental",
+    ],
+  });
   const archive = values.get("f")?.[0] ?? values.get("file")?.[0];
   const dir = values.get("C")?.[0] ?? values.get("directory")?.[0] ?? ".";
   if (hasAny(flags, "x", "extract", "get")) {
@@ -104,7 +148,8 @@ const zip: Rule = async (args, ctx) => {
   const { flags, operands } = splitArgs(args, { withValue: ["b", "t", "tt", "n", "P", "password", "x", "i", "O", "output-file"] });
   const [archive, ...files] = operands;
   if (archive) await ctx.targets([archive], "write", "zip writes the archive");
-  if (hasAny(flags, "m", "move")) await ctx.targets(files, "delete", "zip -m deletes the sources after archiving", { recursive: hasAny(flags, "r"), destructive: true });
+  if (hasAny(flags, "m", "move"))
+    await ctx.targets(files, "delete", "zip -m deletes the sources after archiving", { recursive: hasAny(flags, "r"), destructive: true });
   else await ctx.targets(files, "read", "zip reads");
 };
 
@@ -112,7 +157,11 @@ const unzip: Rule = async (args, ctx) => {
   const { flags, values, operands } = splitArgs(args, { withValue: ["d", "x", "P"] });
   if (hasAny(flags, "l", "t", "v", "Z")) return;
   const dir = values.get("d")?.[0] ?? ".";
-  await ctx.targets([lit(dir)], "write", hasAny(flags, "o") ? "unzip -o overwrites files" : "unzip extracts", { recursive: true, contents: true, destructive: hasAny(flags, "o") });
+  await ctx.targets([lit(dir)], "write", hasAny(flags, "o") ? "unzip -o overwrites files" : "unzip extracts", {
+    recursive: true,
+    contents: true,
+    destructive: hasAny(flags, "o"),
+  });
   if (operands[0]) await ctx.targets([operands[0]], "read", "unzip reads the archive");
 };
 

@@ -29,16 +29,21 @@ const tee: Rule = async (args, ctx) => {
   ctx.setOutput(stdin);
 };
 
-const touchLike = (why: string): Rule => async (args, ctx) => {
-  const { operands } = splitArgs(args, { withValue: ["m", "mode", "d", "date", "r", "reference", "t", "Z", "context"] });
-  await ctx.targets(operands, "write", why);
-};
+const touchLike =
+  (why: string): Rule =>
+  async (args, ctx) => {
+    const { operands } = splitArgs(args, { withValue: ["m", "mode", "d", "date", "r", "reference", "t", "Z", "context"] });
+    await ctx.targets(operands, "write", why);
+  };
 
 const chmodLike: Rule = async (args, ctx) => {
   // `chmod -x f`: a symbolic mode that looks like a flag; once taken out, no operand is the mode.
   const dashMode = (a: { text: string }) => ctx.name === "chmod" && /^-[rwxXst]+$/.test(a.text);
   const modeAsFlag = args.some(dashMode);
-  const { flags, operands } = splitArgs(args.filter((a) => !dashMode(a)), { withValue: ["reference", "from"] });
+  const { flags, operands } = splitArgs(
+    args.filter((a) => !dashMode(a)),
+    { withValue: ["reference", "from"] },
+  );
   const recursive = hasAny(flags, "R", "recursive");
   const files = flags.has("reference") || modeAsFlag ? operands : operands.slice(1);
   await ctx.targets(files, "write", `${ctx.name}${recursive ? " -R" : ""} changes permissions`, recursive ? { recursive: true, destructive: true } : {});

@@ -6,12 +6,17 @@ import type { Arg } from "../expand.ts";
 import { listFindDeletions } from "../dry-run.ts";
 import { lit, type Rule, type RuleTable } from "./types.ts";
 
+// biome-ignore format: a packed word list reads better than one word per line
 const FIND_VALUE_PREDICATES = new Set([
   "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type", "-xtype", "-user", "-group",
   "-perm", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-maxdepth", "-mindepth", "-lname",
   "-ilname", "-links", "-inum", "-samefile", "-uid", "-gid", "-used", "-fstype", "-printf", "-newermt", "-context", "-regextype",
 ]);
-const FIND_FILTERS = new Set([...FIND_VALUE_PREDICATES, "-empty", "-executable", "-readable", "-writable", "-nouser", "-nogroup"].filter((p) => p !== "-maxdepth" && p !== "-mindepth" && p !== "-printf" && p !== "-regextype"));
+const FIND_FILTERS = new Set(
+  [...FIND_VALUE_PREDICATES, "-empty", "-executable", "-readable", "-writable", "-nouser", "-nogroup"].filter(
+    (p) => p !== "-maxdepth" && p !== "-mindepth" && p !== "-printf" && p !== "-regextype",
+  ),
+);
 
 const find: Rule = async (args, ctx) => {
   const roots: Arg[] = [];
@@ -39,7 +44,11 @@ const find: Rule = async (args, ctx) => {
   for (let j = 0; j < expr.length; j++) {
     const t = expr[j]!.text;
     if (t === "-delete") {
-      await ctx.targets(roots, "delete", filtered ? "find -delete removes matching entries under" : "find -delete removes everything under", { recursive: true, destructive: true, ...(skipsRoot ? { contents: true } : {}) });
+      await ctx.targets(roots, "delete", filtered ? "find -delete removes matching entries under" : "find -delete removes everything under", {
+        recursive: true,
+        destructive: true,
+        ...(skipsRoot ? { contents: true } : {}),
+      });
     } else if (t === "-exec" || t === "-execdir" || t === "-ok" || t === "-okdir") {
       const end = expr.findIndex((a, k) => k > j && (a.text === ";" || a.text === "+"));
       const payload = expr.slice(j + 1, end < 0 ? undefined : end);

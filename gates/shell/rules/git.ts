@@ -30,9 +30,9 @@ export async function gitRule(args: Arg[], ctx: RuleContext): Promise<void> {
     if (DESTRUCTIVE_SUBS.has(sub)) ctx.unknown(`git ${sub} in an unknown directory`);
     return;
   }
-  const history = (what: string, path = posix.join(repo, ".git")) =>
-    ctx.effect({ op: "write", path, recursive: true, destructive: true, why: `git ${what}` });
-  const worktree = (what: string) => ctx.effect({ op: "write", path: repo, recursive: true, contents: true, destructive: true, why: `git ${what} discards uncommitted changes` });
+  const history = (what: string, path = posix.join(repo, ".git")) => ctx.effect({ op: "write", path, recursive: true, destructive: true, why: `git ${what}` });
+  const worktree = (what: string) =>
+    ctx.effect({ op: "write", path: repo, recursive: true, contents: true, destructive: true, why: `git ${what} discards uncommitted changes` });
   const pathTargets = async (paths: Arg[], what: string) => {
     const abs = paths.map((p) => ({ ...p, text: p.unknown ? p.text : (toAbsolute(p.text, repo) ?? p.text) }));
     await ctx.targets(abs, "write", `git ${what} overwrites uncommitted changes`, { destructive: true, recursive: true });
@@ -42,7 +42,8 @@ export async function gitRule(args: Arg[], ctx: RuleContext): Promise<void> {
     case "clean": {
       const { flags, operands } = splitArgs(rest, { withValue: ["e", "exclude"] });
       if (hasAny(flags, "n", "dry-run") || !hasAny(flags, "f", "force")) return;
-      const what = `git clean -f${hasAny(flags, "d") ? "d" : ""}${hasAny(flags, "x") ? "x" : ""}${hasAny(flags, "X") ? "X" : ""} deletes untracked${hasAny(flags, "x", "X") ? " and ignored" : ""} files`;
+      const letters = `${hasAny(flags, "d") ? "d" : ""}${hasAny(flags, "x") ? "x" : ""}${hasAny(flags, "X") ? "X" : ""}`;
+      const what = `git clean -f${letters} deletes untracked${hasAny(flags, "x", "X") ? " and ignored" : ""} files`;
       if (operands.length === 0) ctx.effect({ op: "delete", path: repo, contents: true, recursive: true, destructive: true, why: what });
       else {
         const abs = operands.map((p) => ({ ...p, text: p.unknown ? p.text : (toAbsolute(p.text, repo) ?? p.text) }));
@@ -93,11 +94,25 @@ export async function gitRule(args: Arg[], ctx: RuleContext): Promise<void> {
     }
     case "push": {
       const { flags, operands } = splitArgs(rest, { withValue: ["o", "push-option", "repo", "receive-pack", "exec"] });
-      const forced = [...flags].some((f) => f === "f" || f === "force" || f.startsWith("force-with-lease") || f === "force-if-includes" || f === "mirror" || f === "delete" || f === "d" || f === "prune");
+      const forced = [...flags].some(
+        (f) =>
+          f === "f" ||
+          f === "force" ||
+          f.startsWith("force-with-lease") ||
+          f === "force-if-includes" ||
+          f === "mirror" ||
+          f === "delete" ||
+          f === "d" ||
+          f === "prune",
+      );
       const plusRef = operands.slice(1).some((o) => o.text.startsWith("+") || o.text.startsWith(":"));
       if (forced || plusRef) {
         const remote = operands[0]?.text ?? "origin";
-        const refs = operands.slice(1).map((o) => o.text).join(" ") || "(current branch)";
+        const refs =
+          operands
+            .slice(1)
+            .map((o) => o.text)
+            .join(" ") || "(current branch)";
         ctx.effect({ op: "delete", path: `git-remote:${remote} ${refs}`, external: true, destructive: true, why: "git push --force rewrites remote history" });
       }
       return;

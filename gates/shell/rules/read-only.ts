@@ -55,17 +55,21 @@ const awk: Rule = async (args, ctx) => {
   const inplace = (values.get("i") ?? []).includes("inplace");
   const prog = values.has("f") ? null : operands[0];
   const files = values.has("f") ? operands : operands.slice(1);
-  if (prog && !prog.unknown && /\bsystem\s*\(|print[^;}]*>|\|\s*"|getline/.test(prog.text)) ctx.unknown(`awk program writes or runs commands (${prog.text.slice(0, 40)})`);
+  if (prog && !prog.unknown && /\bsystem\s*\(|print[^;}]*>|\|\s*"|getline/.test(prog.text))
+    ctx.unknown(`awk program writes or runs commands (${prog.text.slice(0, 40)})`);
   if (values.has("f")) ctx.unknown("awk -f program not analysed");
   await ctx.targets(files, inplace ? "write" : "read", inplace ? "awk -i inplace rewrites" : "awk reads");
 };
 
 const sortRule: Rule = async (args, ctx) => {
-  const { values, operands } = splitArgs(args, { withValue: ["o", "output", "k", "key", "t", "field-separator", "S", "buffer-size", "T", "temporary-directory", "parallel", "files0-from"] });
+  const { values, operands } = splitArgs(args, {
+    withValue: ["o", "output", "k", "key", "t", "field-separator", "S", "buffer-size", "T", "temporary-directory", "parallel", "files0-from"],
+  });
   for (const o of [...(values.get("o") ?? []), ...(values.get("output") ?? [])]) await ctx.targets([lit(o)], "write", "sort -o writes");
   await ctx.targets(operands, "read", "sort reads");
 };
 
+// biome-ignore format: a packed word list reads better than one word per line
 const READ_ONLY = [
   "ls", "ll", "pwd", "which", "whereis", "type", "stat", "du", "df", "true", "false", ":", "test", "[", "[[", "date", "whoami", "id",
   "uname", "hostname", "ps", "top", "sleep", "seq", "history", "exit", "return", "set", "shift", "shopt", "hash", "alias", "unalias",
@@ -76,6 +80,7 @@ const READ_ONLY = [
   "ssh-keygen", "gpg", "openssl", "sha1sum", "cksum", "b2sum", "tsx", "ts-node", "deno", "pip", "pip3", "uv",
 ];
 
+// biome-ignore format: a packed word list reads better than one word per line
 const READERS: Record<string, string[]> = {
   cat: [], tac: [], head: ["n", "c", "lines", "bytes"], tail: ["n", "c", "lines", "bytes", "s", "sleep-interval", "pid"], less: [], more: [],
   nl: [], wc: [], od: ["A", "t", "N", "j", "w"], xxd: ["l", "s", "c", "g"], hexdump: ["n", "s", "e", "f"], strings: ["n", "t"],

@@ -40,7 +40,33 @@ const npmLike: Rule = async (args, ctx) => {
   if (body === undefined) return ctx.unknown(`${ctx.name} ${sub} ${scriptName}: script effects unknown`);
   await ctx.script(body, `${ctx.name} script "${scriptName}"`);
 };
-const PM_SUBCOMMANDS = new Set(["install", "i", "add", "remove", "ci", "build", "init", "list", "ls", "outdated", "upgrade", "up", "why", "info", "audit", "config", "cache", "pack", "publish", "link", "unlink", "version", "--version", "-v", "help"]);
+const PM_SUBCOMMANDS = new Set([
+  "install",
+  "i",
+  "add",
+  "remove",
+  "ci",
+  "build",
+  "init",
+  "list",
+  "ls",
+  "outdated",
+  "upgrade",
+  "up",
+  "why",
+  "info",
+  "audit",
+  "config",
+  "cache",
+  "pack",
+  "publish",
+  "link",
+  "unlink",
+  "version",
+  "--version",
+  "-v",
+  "help",
+]);
 
 const make: Rule = async (args, ctx) => {
   if (args.some((a) => /^-[a-zA-Z]*[nq]/.test(a.text) || a.text === "--dry-run" || a.text === "--just-print" || a.text === "--question")) return;
@@ -62,7 +88,8 @@ const prisma: Rule = confirmAlways(
   (args) => {
     const words = args.map((a) => a.text);
     if (words[0] === "migrate" && words[1] === "reset") return "prisma migrate reset drops the database";
-    if (words[0] === "db" && words[1] === "push" && words.some((w) => w === "--force-reset" || w === "--accept-data-loss")) return "prisma db push resets the database";
+    if (words[0] === "db" && words[1] === "push" && words.some((w) => w === "--force-reset" || w === "--accept-data-loss"))
+      return "prisma db push resets the database";
     return null;
   },
   () => "database:prisma",
@@ -71,7 +98,12 @@ const prisma: Rule = confirmAlways(
 const docker: Rule = confirmAlways(
   (args) => {
     const w = args.map((a) => a.text);
-    if (["rm", "rmi", "kill"].includes(w[0] ?? "") || (w[1] === "prune") || (["volume", "image", "container", "network", "system"].includes(w[0] ?? "") && ["rm", "prune"].includes(w[1] ?? ""))) return `docker ${w.slice(0, 2).join(" ")} deletes resources`;
+    if (
+      ["rm", "rmi", "kill"].includes(w[0] ?? "") ||
+      w[1] === "prune" ||
+      (["volume", "image", "container", "network", "system"].includes(w[0] ?? "") && ["rm", "prune"].includes(w[1] ?? ""))
+    )
+      return `docker ${w.slice(0, 2).join(" ")} deletes resources`;
     return null;
   },
   (args) => `docker:${args.map((a) => a.text).join(" ")}`,
@@ -79,17 +111,59 @@ const docker: Rule = confirmAlways(
 
 const kubectl: Rule = confirmAlways(
   (args) => (args[0]?.text === "delete" ? "kubectl delete removes cluster resources" : null),
-  (args) => `kubernetes:${args.slice(1).map((a) => a.text).join(" ")}`,
+  (args) =>
+    `kubernetes:${args
+      .slice(1)
+      .map((a) => a.text)
+      .join(" ")}`,
 );
 
 const dbClient: Rule = async (args, ctx) => {
   const text = args.map((a) => a.text).join(" ");
-  if (/\b(drop|truncate|delete\s+from)\b/i.test(text) || /\bflushall|flushdb\b/i.test(text)) ctx.effect({ op: "delete", path: `database:${ctx.name}`, external: true, destructive: true, why: `${ctx.name} runs a destructive statement` });
+  if (/\b(drop|truncate|delete\s+from)\b/i.test(text) || /\bflushall|flushdb\b/i.test(text))
+    ctx.effect({ op: "delete", path: `database:${ctx.name}`, external: true, destructive: true, why: `${ctx.name} runs a destructive statement` });
 };
 
 const curlLike: Rule = async (args, ctx) => {
   const isWget = ctx.name === "wget";
-  const { flags, values, operands } = splitArgs(args, { withValue: isWget ? ["O", "output-document", "P", "directory-prefix", "o", "a", "U", "user-agent", "header", "e"] : ["o", "output", "H", "header", "d", "data", "X", "request", "u", "user", "A", "user-agent", "e", "referer", "F", "form", "T", "upload-file", "w", "write-out", "m", "max-time", "b", "cookie", "c", "cookie-jar", "x", "proxy", "K", "config", "data-raw", "data-binary"] });
+  const { flags, values, operands } = splitArgs(args, {
+    withValue: isWget
+      ? ["O", "output-document", "P", "directory-prefix", "o", "a", "U", "user-agent", "header", "e"]
+      : [
+          "o",
+          "output",
+          "H",
+          "header",
+          "d",
+          "data",
+          "X",
+          "request",
+          "u",
+          "user",
+          "A",
+          "user-agent",
+          "e",
+          "referer",
+          "F",
+          "form",
+          "T",
+          "upload-file",
+          "w",
+          "write-out",
+          "m",
+          "max-time",
+          "b",
+          "cookie",
+          "c",
+          "cookie-jar",
+          "x",
+          "proxy",
+          "K",
+          "config",
+          "data-raw",
+          "data-binary",
+        ],
+  });
   const out = isWget ? (values.get("O") ?? values.get("output-document")) : (values.get("o") ?? values.get("output"));
   for (const o of out ?? []) if (o !== "-") await ctx.targets([lit(o)], "write", `${ctx.name} downloads into`);
   if (!isWget && hasAny(flags, "O", "remote-name")) await ctx.targets([lit(".")], "write", "curl -O writes into", { contents: true });
@@ -121,7 +195,11 @@ export const RUNNER_RULES: RuleTable = [
   ["mysql", dbClient],
   ["sqlite3", dbClient],
   ["redis-cli", dbClient],
-  ["dropdb", async (args, ctx) => ctx.effect({ op: "delete", path: `database:${args.at(-1)?.text ?? "?"}`, external: true, destructive: true, why: "dropdb drops a database" })],
+  [
+    "dropdb",
+    async (args, ctx) =>
+      ctx.effect({ op: "delete", path: `database:${args.at(-1)?.text ?? "?"}`, external: true, destructive: true, why: "dropdb drops a database" }),
+  ],
   ["curl", curlLike],
   ["wget", curlLike],
 ];

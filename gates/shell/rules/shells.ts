@@ -52,7 +52,8 @@ const shellRule: Rule = async (args, ctx) => {
   // No script and no -c: commands come from stdin.
   const stdin = await ctx.stdin();
   if (stdin.kind === "text") await ctx.script(stdin.text, `${ctx.name} reading stdin`);
-  else if (ctx.command.pipedFrom !== null || ctx.command.redirects.length) ctx.unknown(`${ctx.name} runs commands from stdin: ${stdin.kind === "unknown" ? stdin.why : "a file list"}`);
+  else if (ctx.command.pipedFrom !== null || ctx.command.redirects.length)
+    ctx.unknown(`${ctx.name} runs commands from stdin: ${stdin.kind === "unknown" ? stdin.why : "a file list"}`);
   else ctx.unknown(`${ctx.name} starts an interactive shell`);
 };
 

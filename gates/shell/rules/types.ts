@@ -23,10 +23,7 @@ export interface Effect {
 }
 
 /** What a command writes to stdout, when the analyser can tell (for `| sh`, `| xargs`). */
-export type Output =
-  | { kind: "text"; text: string }
-  | { kind: "paths"; args: Arg[] }
-  | { kind: "unknown"; why: string };
+export type Output = { kind: "text"; text: string } | { kind: "paths"; args: Arg[] } | { kind: "unknown"; why: string };
 
 /** Everything a rule may ask for while handling one simple command. */
 export interface RuleContext {

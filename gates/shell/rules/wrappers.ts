@@ -15,7 +15,10 @@ function wrapper(withValue: string[], opts: { skipFirstOperand?: boolean } = {})
 }
 
 const sudo: Rule = async (args, ctx) => {
-  const { flags, rest } = splitArgs(args, { withValue: ["u", "g", "p", "C", "h", "r", "t", "U", "D", "user", "group", "prompt", "chdir"], stopAtOperand: true });
+  const { flags, rest } = splitArgs(args, {
+    withValue: ["u", "g", "p", "C", "h", "r", "t", "U", "D", "user", "group", "prompt", "chdir"],
+    stopAtOperand: true,
+  });
   if (hasAny(flags, "s", "i", "shell", "login") && rest.length === 0) ctx.unknown(`${ctx.name} opens a root shell`);
   if (rest.length) await ctx.dispatch(rest, `${ctx.name} runs`);
 };
@@ -75,7 +78,10 @@ const busybox: Rule = async (args, ctx) => {
 };
 
 const xargs: Rule = async (args, ctx) => {
-  const { flags, values, rest } = splitArgs(args, { withValue: ["I", "i", "n", "L", "l", "P", "d", "delimiter", "s", "E", "e", "a", "arg-file", "max-args", "max-procs", "replace"], stopAtOperand: true });
+  const { flags, values, rest } = splitArgs(args, {
+    withValue: ["I", "i", "n", "L", "l", "P", "d", "delimiter", "s", "E", "e", "a", "arg-file", "max-args", "max-procs", "replace"],
+    stopAtOperand: true,
+  });
   const payload = rest.length ? rest : [lit("echo")];
   const replace = values.get("I")?.[0] ?? values.get("replace")?.[0] ?? (flags.has("i") ? "{}" : undefined);
   const stdin = await ctx.stdin();
@@ -90,7 +96,13 @@ const xargs: Rule = async (args, ctx) => {
         : [{ text: "", glob: false, src: "(xargs input)", unknown: `arguments come from stdin (${stdin.kind === "unknown" ? stdin.why : "text"})` }];
   if (replace !== undefined) {
     for (const input of fromStdin) {
-      const argv = payload.map((a) => (a.text.includes(replace) ? (input.unknown || input.under ? { ...input, text: a.text.split(replace).join(input.text) } : { ...a, text: a.text.split(replace).join(input.text) }) : a));
+      const argv = payload.map((a) =>
+        a.text.includes(replace)
+          ? input.unknown || input.under
+            ? { ...input, text: a.text.split(replace).join(input.text) }
+            : { ...a, text: a.text.split(replace).join(input.text) }
+          : a,
+      );
       await ctx.dispatch(argv, "xargs -I runs");
     }
     return;

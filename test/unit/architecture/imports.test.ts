@@ -27,7 +27,11 @@ interface Rule {
 
 const RULES: Rule[] = [
   { from: /^kernel\//, to: /^(?!kernel\/)/, why: "the kernel imports nothing of the project outside kernel/" },
-  { from: /^gates\//, to: /^harness\/(runner|world|task|cli|approvers|agent)\//, why: "gates never import the runner, world, task, CLI, approver or agent code" },
+  {
+    from: /^gates\//,
+    to: /^harness\/(runner|world|task|cli|approvers|agent)\//,
+    why: "gates never import the runner, world, task, CLI, approver or agent code",
+  },
   { from: /^gates\//, to: /^test\//, why: "gates never import test code" },
   { from: /^scripts\//, to: /^test\//, why: "scripts never import test code" },
 ];

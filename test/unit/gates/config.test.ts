@@ -49,7 +49,10 @@ describe("gate configuration: resolved sandbox profile", () => {
   });
 
   it("rejects sandbox paths the profile cannot use", () => {
-    const dir = configDir({ w: "description: x\nos_profile: strict\nos_writable: [/etc]\n", m: "description: x\nos_profile: strict\nos_masked: [/workspace]\n" });
+    const dir = configDir({
+      w: "description: x\nos_profile: strict\nos_writable: [/etc]\n",
+      m: "description: x\nos_profile: strict\nos_masked: [/workspace]\n",
+    });
     expect(() => loadGateConfig("w", dir)).toThrow(/os_writable: sandbox paths \(writable path \/etc must lie under \/home\/user\)/);
     expect(() => loadGateConfig("m", dir)).toThrow(/os_masked: sandbox paths \(cannot mask a whole root/);
   });
