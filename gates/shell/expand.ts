@@ -5,6 +5,7 @@
  * Anything computed at run time ($(..), $RANDOM, read) becomes an `unknown` argument.
  */
 import { posix } from "node:path";
+import { SANDBOX_TMP } from "../../kernel/sandbox-paths.ts";
 import type { EnvView } from "../types.ts";
 import type { Word, WordPart } from "./parse.ts";
 
@@ -42,7 +43,7 @@ export function initialState(env: EnvView, cwd?: string): ShellState {
   const set = (k: string, v: string) => vars.set(k, { kind: "known", values: [v], exported: true });
   set("HOME", env.home);
   set("PWD", cwd ?? env.cwd);
-  set("TMPDIR", "/tmp");
+  set("TMPDIR", SANDBOX_TMP);
   set("USER", "user");
   set("PATH", "/usr/local/bin:/usr/bin:/bin");
   return { vars, cwd: cwd ?? env.cwd, home: env.home };

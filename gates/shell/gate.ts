@@ -13,6 +13,7 @@
 import { posix } from "node:path";
 import { higherRisk, type Decision, type EnvView, type Gate, type GateContext, type ProposedCall, type Risk } from "../types.ts";
 import { InputError } from "../../kernel/errors.ts";
+import { SANDBOX_TMP } from "../../kernel/sandbox-paths.ts";
 import { BENCHMARK_PATH_POLICY_OPTIONS, compilePolicy, isInside, judgeTargets, parsePathPolicy, type PathInput, type PathPolicy } from "../path-policy/index.ts";
 import { analyzeBash, type ParsedCommand } from "./analyze.ts";
 import type { Effect } from "./rules/types.ts";
@@ -82,7 +83,7 @@ export async function explainWithPolicy(command: string, env: EnvView, policy: P
 
 export async function decideEffects(effects: readonly Effect[], unknowns: readonly string[], env: EnvView, policy: PathPolicy): Promise<Decision> {
   const compiled = compilePolicy(policy, env.home);
-  const roots = [...compiled.workspaceRoots, env.home, "/tmp"];
+  const roots = [...compiled.workspaceRoots, env.home, SANDBOX_TMP];
 
   const reasons: string[] = [];
   const resources: string[] = [];

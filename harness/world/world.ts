@@ -12,7 +12,7 @@ import { HelperProcess, type HelperResponse } from "./helper-client.ts";
 import { runBwrap } from "./run-sandboxed.ts";
 import { normaliseProfile, resolveProfile, type ProfileOption } from "./strict-profile.ts";
 import { copyTrialDir, createTrialDir, DEFAULT_TRIALS_DIR, removeTrialDir, type TrialDir } from "./trial-dir.ts";
-import { GATE_HOOKS_MOUNT, GATE_NODE_MODULES_MOUNT, HELPER_MOUNT, HOME, TESTS_MOUNT, WORKSPACE } from "../../kernel/sandbox-paths.ts";
+import { GATE_HOOKS_MOUNT, GATE_NODE_MODULES_MOUNT, HELPER_MOUNT, HOME, SANDBOX_TMP, TESTS_MOUNT, WORKSPACE } from "../../kernel/sandbox-paths.ts";
 import type { SandboxProfile } from "../../kernel/sandbox-profile.ts";
 import type { ExecResult, OpResult, Snapshot, SnapshotEntry, World, WorldFs, WorldLimits } from "./types.ts";
 
@@ -135,7 +135,7 @@ class BwrapWorld implements TrialWorld {
     this.id = trial.id;
     this.dir = trial.dir;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-    this.roots = [WORKSPACE, HOME, "/tmp", ...trial.mounts.extra.map((m) => m.sandboxPath)];
+    this.roots = [WORKSPACE, HOME, SANDBOX_TMP, ...trial.mounts.extra.map((m) => m.sandboxPath)];
     this.trialTimer = setTimeout(() => this.expire(), this.limits.trialTimeoutMs);
     this.trialTimer.unref();
     this.env = this.makeEnv();
