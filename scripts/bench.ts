@@ -12,7 +12,9 @@ import type { GateContext, ProposedCall } from "../gates/types.ts";
 import { TOOL_PERMISSIONS } from "../kernel/tools.ts";
 import { listTaskIds, loadTasks } from "../harness/task/load.ts";
 import type { Step } from "../harness/task/schema.ts";
-import { createWorld, measureWorldCosts } from "../harness/world/world.ts";
+import { createWorld } from "../harness/world/world.ts";
+import { median } from "./bench/stats.ts";
+import { measureWorldCosts } from "./bench/world-costs.ts";
 import { buildStrictProfile } from "../kernel/sandbox-profile.ts";
 import { createFakeEnv } from "./fixtures/fake-env.ts";
 
@@ -83,11 +85,6 @@ async function main(): Promise<void> {
   if (skipped.length) process.stdout.write(`\nNot in the in-process table: ${skipped.join("; ")}\n`);
 
   await benchInRealWorld(calls);
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
 }
 
 /**

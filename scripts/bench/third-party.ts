@@ -15,11 +15,7 @@ import { makeClaudeHookGate } from "../../gates/third-party/claude-hook/gate.ts"
 import { REPO_ROOT } from "../../gates/third-party/claude-hook/command.ts";
 import type { Gate, GateContext } from "../../gates/types.ts";
 import { createWorld } from "../../harness/world/world.ts";
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
-}
+import { median } from "./stats.ts";
 
 async function time(samples: number, f: () => unknown): Promise<number> {
   await f(); // warm-up
