@@ -11,10 +11,11 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const SCANNED = ["kernel", "harness", "gates", "scripts"];
 
 type Graph = Map<string, string[]>;
