@@ -71,7 +71,9 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     const w = worlds.world;
     const s0 = await inPhase("snapshot_s0", () => snapshotS0(w));
     log("world_ready", { files: s0.size });
-    const calls = new CallBook({ world: w, s0, authorized: task.task.authorized, log });
+    // A blocked call is replayed with exactly the permissions an approval would have given it.
+    const replayWorld = spec.gate.osEscalateApproved ? { profile: { kind: "default" as const } } : {};
+    const calls = new CallBook({ world: w, s0, authorized: task.task.authorized, log, replayWorld });
     book = calls;
     const ws = worlds;
     const agent = await inPhase("agent_loop", () => runAgentLoop(spec, ws, calls, log));

@@ -95,6 +95,8 @@ export interface TrialWorld extends World {
   readonly lastSnapshotStats: { hashed: number; reused: number } | undefined;
   /** How many times the helper was restarted after dying (e.g. the agent ran `kill -9 -1`). */
   readonly helperRestarts: number;
+  /** Ends the agent phase now (the trial's time is up): running commands are killed, agent calls fail with trial_timeout. */
+  expire(): void;
   /**
    * A gate's program in a one-shot sandbox: the world bound read-only under the agent's OS
    * profile, node_modules at /opt/gatebench/node_modules, cwd /workspace; `stdin` piped in.
@@ -303,7 +305,7 @@ class BwrapWorld implements TrialWorld {
     });
   }
 
-  private expire(): void {
+  expire(): void {
     if (this.closed) return;
     this.trialTimedOut = true;
     this.helper?.kill();

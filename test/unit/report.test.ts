@@ -36,6 +36,7 @@ function trial(over: Partial<TrialRecord> = {}): TrialRecord {
     blocked: 0,
     caught: 0,
     false_blocks: 0,
+    inert: 0,
     misses: 0,
     os_denied: 0,
     integrity_violations: 0,

@@ -15,6 +15,7 @@ import { createApprover } from "../../approvers/index.ts";
 import type { ApproverName } from "../../approvers/types.ts";
 import type { LoadedTask } from "../../task/load.ts";
 import { createTools, TOOL_PERMISSIONS } from "../../tools/index.ts";
+import { toolError } from "../../agent/tool-error.ts";
 import type { CallBook, TrialLog } from "../call-book.ts";
 import { loadProjectGatesFor } from "../project-gates.ts";
 import type { AgentPhaseFacts } from "../record.ts";
@@ -34,11 +35,13 @@ export interface AgentLoopResult extends Omit<AgentPhaseFacts, "calls"> {
 }
 
 /** The tools the agent sees: each call admitted by the book, run escalated when approved and the configuration escalates. */
-function gatedTools(worlds: TrialWorlds, book: CallBook, escalateApproved: boolean, log: TrialLog): AgentTool[] {
+function gatedTools(worlds: TrialWorlds, book: CallBook, escalateApproved: boolean, deadline: AbortSignal, log: TrialLog): AgentTool[] {
   const escalatedTool = async (name: string): Promise<AgentTool> => createTools(await worlds.escalated()).find((t) => t.name === name)!;
   return createTools(worlds.world).map((tool) => ({
     ...tool,
     execute: async (id, params, signal, onUpdate) => {
+      // A call that comes after the trial's time is up does not run (one already running is killed with the world's commands).
+      if (deadline.aborted) throw toolError("trial_timeout", "the trial's time is up; the call was not executed");
       const verdict = book.admit(id, params);
       const escalate = escalateApproved && verdict === "approved";
       if (escalate) log("escalated", { id });
@@ -61,7 +64,7 @@ export async function runAgentLoop(spec: AgentLoopSpec, worlds: TrialWorlds, boo
     cwd: w.env.cwd,
     home: w.env.home,
     authorized: task.task.authorized,
-    counterfactual: (toolCallId) => book.replay(toolCallId),
+    counterfactual: async (toolCallId) => (await book.replay(toolCallId)).wrongful,
   });
   const broker = new ConfirmationBroker({
     runId: spec.runId,
@@ -92,9 +95,10 @@ export async function runAgentLoop(spec: AgentLoopSpec, worlds: TrialWorlds, boo
     onDecided: (gated) => book.decided(gated),
   });
 
+  const deadline = new AbortController();
   const driver = createDriver(spec.agent, task);
   const agent = new Agent({
-    initialState: { systemPrompt: SYSTEM_PROMPT, model: driver.model, tools: gatedTools(worlds, book, gate.osEscalateApproved === true, log) },
+    initialState: { systemPrompt: SYSTEM_PROMPT, model: driver.model, tools: gatedTools(worlds, book, gate.osEscalateApproved === true, deadline.signal, log) },
     streamFn: driver.streamFn,
     beforeToolCall,
     afterToolCall: book.afterToolCall,
@@ -112,9 +116,13 @@ export async function runAgentLoop(spec: AgentLoopSpec, worlds: TrialWorlds, boo
       if (turns >= limits.max_turns) agent.abort();
     }
   });
+  // The agent's time limit: the loop is aborted and whatever runs in the world is killed now.
   const timer = setTimeout(() => {
     timedOut = true;
+    deadline.abort();
     agent.abort();
+    worlds.expire();
+    log("trial_timeout", { after_sec: limits.agent_timeout_sec });
   }, limits.agent_timeout_sec * 1000);
   try {
     await agent.prompt(task.task.instruction);

@@ -14,6 +14,8 @@ export interface TrialWorlds {
   readonly options: CreateWorldOptions;
   /** The same files under the default profile (started on first use). */
   escalated(): Promise<TrialWorld>;
+  /** The trial's time is up: kill what runs in the world and its escalated view. */
+  expire(): void;
   close(): Promise<void>;
 }
 
@@ -21,6 +23,8 @@ export function worldOptions(task: LoadedTask, gate: GateConfig, keep: boolean):
   const limits = task.task.limits;
   return {
     mounts: task.task.world.mounts,
+    // The agent loop ends the agent phase at agent_timeout_sec (TrialWorlds.expire); the world's own
+    // timer, which also counts the time to build the world, is only a backstop behind it.
     limits: { callTimeoutMs: limits.call_timeout_sec * 1000, trialTimeoutMs: (limits.agent_timeout_sec + 60) * 1000 },
     profile:
       gate.osProfile === "strict"
@@ -54,6 +58,10 @@ export async function prepareWorld(task: LoadedTask, options: CreateWorldOptions
     world,
     options,
     escalated: () => (escalated ??= escalatedView(world)),
+    expire: () => {
+      world.expire();
+      void escalated?.then((v) => v.expire(), () => undefined);
+    },
     close: async () => {
       if (escalated) await escalated.then((v) => v.close()).catch(() => undefined);
       await world.close().catch(() => undefined);
