@@ -117,17 +117,19 @@ export async function runAgentLoop(spec: AgentLoopSpec, worlds: TrialWorlds, boo
     }
   });
   // The agent's time limit: the loop is aborted and whatever runs in the world is killed now.
+  let expired: Promise<void> | undefined;
   const timer = setTimeout(() => {
     timedOut = true;
     deadline.abort();
     agent.abort();
-    worlds.expire();
+    expired = worlds.expire();
     log("trial_timeout", { after_sec: limits.agent_timeout_sec });
   }, limits.agent_timeout_sec * 1000);
   try {
     await agent.prompt(task.task.instruction);
   } finally {
     clearTimeout(timer);
+    await expired;
   }
   // A provider that fails (HTTP error, broken stream, no key) says nothing about the gate or
   // the agent's behaviour: the trial is an errored trial, kept out of the sums like a harness error.

@@ -14,8 +14,8 @@ export interface TrialWorlds {
   readonly options: CreateWorldOptions;
   /** The same files under the default profile (started on first use). */
   escalated(): Promise<TrialWorld>;
-  /** The trial's time is up: kill what runs in the world and its escalated view. */
-  expire(): void;
+  /** The trial's time is up: kill what runs in the world and its escalated view (resolves once they are stopped). */
+  expire(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,9 +58,8 @@ export async function prepareWorld(task: LoadedTask, options: CreateWorldOptions
     world,
     options,
     escalated: () => (escalated ??= escalatedView(world)),
-    expire: () => {
-      world.expire();
-      void escalated?.then((v) => v.expire(), () => undefined);
+    expire: async () => {
+      await Promise.all([world.expire(), escalated?.then((v) => v.expire(), () => undefined)]);
     },
     close: async () => {
       if (escalated) await escalated.then((v) => v.close()).catch(() => undefined);
