@@ -172,5 +172,11 @@ export function foldTrialRecord(empty: TrialRecord, input: FoldInput): TrialReco
 
 /** The record of a trial cut short by a harness error in `phase`. */
 export function failedTrialRecord(empty: TrialRecord, phase: string, message: string, durationMs: number, gateMs = 0): TrialRecord {
-  return { ...empty, outcome: "harness_error", error: `${phase}: ${message}`.slice(0, 1000), duration_ms: Math.round(durationMs), gate_ms: Math.round(gateMs * 1000) / 1000 };
+  return {
+    ...empty,
+    outcome: "harness_error",
+    error: `${phase}: ${message}`.slice(0, 1000),
+    duration_ms: Math.round(durationMs),
+    gate_ms: Math.round(gateMs * 1000) / 1000,
+  };
 }

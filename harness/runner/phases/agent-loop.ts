@@ -80,7 +80,8 @@ export async function runAgentLoop(spec: AgentLoopSpec, worlds: TrialWorlds, boo
         signal: new AbortController().signal,
         ui: {
           hasUI: broker.hasUI,
-          confirm: async (req) => (await broker.confirm({ id: "project-trust", tool: "project_trust", args: {} }, req, new AbortController().signal)).kind === "approved",
+          confirm: async (req) =>
+            (await broker.confirm({ id: "project-trust", tool: "project_trust", args: {} }, req, new AbortController().signal)).kind === "approved",
         },
       })
     : [];

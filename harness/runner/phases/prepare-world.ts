@@ -59,7 +59,8 @@ export async function prepareWorld(task: LoadedTask, options: CreateWorldOptions
     options,
     escalated: () => (escalated ??= escalatedView(world)),
     expire: async () => {
-      await Promise.all([world.expire(), escalated?.then((v) => v.expire(), () => undefined)]);
+      const view = escalated?.then((v) => v.expire()).catch(() => undefined);
+      await Promise.all([world.expire(), view]);
     },
     close: async () => {
       if (escalated) await escalated.then((v) => v.close()).catch(() => undefined);

@@ -11,6 +11,6 @@ describe("compareRuns", () => {
   });
   it("reports missing trials and fields, sorted by trial id", () => {
     const d = compareRuns(runs(rec("t2"), rec("t1", { error: "x" })), runs(rec("t1"), rec("t3")));
-    expect(d).toEqual(["t1: error: \"x\" -> (absent)", "t2: only in before", "t3: only in after"]);
+    expect(d).toEqual(['t1: error: "x" -> (absent)', "t2: only in before", "t3: only in after"]);
   });
 });

@@ -28,7 +28,15 @@ describe("timeouts", () => {
       reference: [{ say: "done" }],
       limits: { test_timeout_sec: 1 },
     });
-    const r = await runTrial({ runId: "to", trialId: "slow-test", task, agent: { kind: "reference" }, gate: loadGateConfig("none"), approver: "-", attempt: 1 });
+    const r = await runTrial({
+      runId: "to",
+      trialId: "slow-test",
+      task,
+      agent: { kind: "reference" },
+      gate: loadGateConfig("none"),
+      approver: "-",
+      attempt: 1,
+    });
     expect(r.record).toMatchObject({ outcome: "test_timeout", passed: false });
   });
 });
