@@ -81,7 +81,7 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     evidence.changes = final.changes;
     const test = await inPhase("hidden_test", () => runHiddenTestPhase(w, task.testsDir, task.task.limits.test_timeout_sec, log));
     evidence.testOutput = test.output;
-    approvals.push(...agent.approvalRecords);
+    approvals.push(...agent.approvals);
     record = await inPhase("fold_record", async () =>
       foldTrialRecord(empty, { agent: { ...agent, calls: await calls.facts() }, net: final.net, test, durationMs: 0 }),
     );

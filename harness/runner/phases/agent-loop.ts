@@ -31,7 +31,7 @@ export interface AgentLoopSpec {
 }
 
 export interface AgentLoopResult extends Omit<AgentPhaseFacts, "calls"> {
-  approvalRecords: ApprovalRecord[];
+  approvals: ApprovalRecord[];
 }
 
 /** The tools the agent sees: each call admitted by the book, run escalated when approved and the configuration escalates. */
@@ -137,8 +137,7 @@ export async function runAgentLoop(spec: AgentLoopSpec, worlds: TrialWorlds, boo
   const modelError = agent.state.errorMessage && !timedOut && turns < limits.max_turns ? agent.state.errorMessage.slice(0, 500) : undefined;
   if (modelError) log("agent_error", { message: modelError });
   return {
-    approvals: broker.records,
-    approvalRecords: [...broker.records],
+    approvals: [...broker.records],
     turns,
     retryTurns,
     timedOut,
