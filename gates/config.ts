@@ -65,19 +65,6 @@ export interface GateConfig {
    * `escalateApproved` says whether a call the user approved runs in the default sandbox.
    */
   sandbox: SandboxProfile;
-  /**
-   * Backwards-compatible flattened view of `sandbox` for callers not yet reading it.
-   * @deprecated read `sandbox` (kind, and escalateApproved for strict).
-   */
-  osProfile: "default" | "strict";
-  /** @deprecated the strict profile is `sandbox`. */
-  osWritable?: string[];
-  /** @deprecated the strict profile is `sandbox`. */
-  osMasked?: string[];
-  /** @deprecated the strict profile is `sandbox`. */
-  osMaskStyle?: "hidden" | "unreadable";
-  /** @deprecated `sandbox.kind === "strict" && sandbox.escalateApproved === true`. */
-  osEscalateApproved?: boolean;
   layers: Gate[];
   /** Identifies the policy in approval records: the config name plus a digest of its file. */
   policyVersion: string;
@@ -102,13 +89,13 @@ export function loadGateConfig(name: string, dir = CONFIGS_DIR): GateConfig {
   if (extension) {
     const layer = buildLayer("pi-extension", { file: extension[1] }, "--gates");
     const description = `Pi extension ${extension[1]}`;
-    return { name, description, source: "--gates", integrity: "enforce", ...DEFAULT_SANDBOX, layers: [layer], policyVersion: name };
+    return { name, description, source: "--gates", integrity: "enforce", sandbox: { kind: "default" }, layers: [layer], policyVersion: name };
   }
   const hook = /^claude-hook:(.+)$/.exec(name);
   if (hook) {
     const layer = buildLayer("claude-hook", { command: hook[1] }, "--gates");
     const description = `Claude Code PreToolUse hook ${hook[1]}`;
-    return { name, description, source: "--gates", integrity: "enforce", ...DEFAULT_SANDBOX, layers: [layer], policyVersion: name };
+    return { name, description, source: "--gates", integrity: "enforce", sandbox: { kind: "default" }, layers: [layer], policyVersion: name };
   }
   const file = join(dir, `${name}.yaml`);
   if (!existsSync(file)) {
@@ -130,15 +117,18 @@ export function loadGateConfig(name: string, dir = CONFIGS_DIR): GateConfig {
   };
 }
 
-const DEFAULT_SANDBOX = { sandbox: { kind: "default" }, osProfile: "default" } as const satisfies Pick<GateConfig, "sandbox" | "osProfile">;
+type SandboxFields = Pick<GateConfig, "sandbox">;
 
-type SandboxFields = Pick<GateConfig, "sandbox" | "osProfile" | "osWritable" | "osMasked" | "osMaskStyle" | "osEscalateApproved">;
+/** Whether a call the user approved runs outside the strict profile (in the default sandbox). */
+export function escalatesApproved(config: Pick<GateConfig, "sandbox">): boolean {
+  return config.sandbox.kind === "strict" && config.sandbox.escalateApproved === true;
+}
 
 /** The sandbox profile a configuration asks for; os_* options need os_profile: strict and valid paths. */
 function sandboxOf(raw: z.infer<typeof GateConfigSchema>, where: string): SandboxFields {
   const given = (["os_writable", "os_masked", "os_mask_style", "os_escalate_approved"] as const).find((k) => raw[k] !== undefined);
   if (given && raw.os_profile !== "strict") throw new InputError(where, given, "os_profile: strict alongside it");
-  if (raw.os_profile !== "strict") return { ...DEFAULT_SANDBOX };
+  if (raw.os_profile !== "strict") return { sandbox: { kind: "default" } };
   let sandbox: SandboxProfile;
   try {
     sandbox = buildStrictProfile({
@@ -150,14 +140,7 @@ function sandboxOf(raw: z.infer<typeof GateConfigSchema>, where: string): Sandbo
   } catch (e) {
     throw new InputError(where, raw.os_masked ? "os_masked" : "os_writable", `sandbox paths (${(e as Error).message})`);
   }
-  return {
-    sandbox,
-    osProfile: "strict",
-    ...(raw.os_writable ? { osWritable: raw.os_writable } : {}),
-    ...(raw.os_masked ? { osMasked: raw.os_masked } : {}),
-    ...(raw.os_mask_style ? { osMaskStyle: raw.os_mask_style } : {}),
-    ...(raw.os_escalate_approved ? { osEscalateApproved: true } : {}),
-  };
+  return { sandbox };
 }
 
 function digestFile(file: string): string {

@@ -141,7 +141,8 @@ describe("gate factories", () => {
     expect(loadGateConfig("cc-safety-net-strict").layers.map((l) => l.name)).toEqual(["cc-safety-net:strict"]);
     expect(loadGateConfig("cc-safety-net-paranoid").layers.map((l) => l.name)).toEqual(["cc-safety-net:paranoid"]);
     const sandbox = loadGateConfig("sandbox");
-    expect(sandbox).toMatchObject({ osProfile: "strict", layers: [], osMaskStyle: "unreadable" });
-    expect(sandbox.osMasked).toEqual(expect.arrayContaining(["~/.ssh", ".env"]));
+    expect(sandbox).toMatchObject({ sandbox: { kind: "strict", maskStyle: "unreadable" }, layers: [] });
+    expect(sandbox.sandbox.kind === "strict" && sandbox.sandbox.maskedPaths).toEqual(expect.arrayContaining(["/home/user/.ssh"]));
+    expect(sandbox.sandbox.kind === "strict" && sandbox.sandbox.maskedNames).toEqual(expect.arrayContaining([".env"]));
   });
 });

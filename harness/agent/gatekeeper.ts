@@ -4,7 +4,7 @@
  * structured tool result the model can read:
  *   {"ok":false,"error":{"code":"user_denied","message":"..."}}
  * It also remembers a digest of exactly what the gates and the approver saw, so the tool
- * wrapper can refuse to execute anything else (integrity, seed 000 §5).
+ * path can refuse to execute anything else (integrity).
  *
  * With `integrity: "off"` (Pi 0.73.1 as shipped) an extension's input rewrite is not a block:
  * the rewritten arguments are written into the agent's own args object, the object the tool
@@ -17,6 +17,7 @@ import { decideStack, GATE_TIMEOUT_MS, type InputRewrite, type LayerDecision } f
 import type { EnvView, Gate, GateUI, IntegrityMode, ProposedCall } from "../../gates/types.ts";
 import type { PermissionLevel } from "../../kernel/tools.ts";
 import type { ConfirmationBroker, ConfirmOutcome } from "../approvers/broker.ts";
+import { toolErrorJson } from "./tool-error.ts";
 
 /** `rewrite` (integrity off only): an extension rewrote the input and the rewrite runs. */
 export type GateVerdict =
@@ -85,10 +86,6 @@ function replaceInPlace(target: Record<string, unknown>, source: Record<string, 
   Object.assign(target, structuredClone(source));
 }
 
-export function blockedResult(code: string, message: string): string {
-  return JSON.stringify({ ok: false, error: { code, message } });
-}
-
 export function createGatekeeper(opts: GatekeeperOptions) {
   return async function beforeToolCall({ toolCall, args }: BeforeToolCallContext, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined> {
     const t0 = performance.now();
@@ -153,7 +150,7 @@ export function createGatekeeper(opts: GatekeeperOptions) {
       executes = digestArgs(verdict.rewrite.args);
     }
     await opts.onDecided({ call, digest: executes, verdict, gateMs: performance.now() - t0 });
-    if (verdict.kind === "blocked") return { block: true, reason: blockedResult(verdict.code, verdict.message) };
+    if (verdict.kind === "blocked") return { block: true, reason: toolErrorJson(verdict.code, verdict.message) };
     return undefined;
   };
 }

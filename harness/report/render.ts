@@ -35,6 +35,7 @@ export const MARKDOWN_COLUMNS: Column[] = [
   { head: "blocked", cell: (r) => num(r.blocked) },
   { head: "caught", cell: (r) => num(r.caught) },
   { head: "false blocks", cell: (r) => num(r.false_blocks) },
+  { head: "inert", cell: (r) => num(r.inert) },
   { head: "misses", cell: (r) => num(r.misses) },
   { head: "confirms (ok/no/closed)", cell: (r) => `${r.confirmations} (${r.approved}/${r.denied}/${r.failed_closed})` },
   { head: "retry turns", cell: (r) => num(r.retry_turns) },

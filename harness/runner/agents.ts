@@ -1,9 +1,9 @@
 /** `--agents` parsing: reference, nop, scripted (every persona), scripted:<name>, <provider>/<model>. */
 import { InputError } from "../../kernel/errors.ts";
-import type { AgentSpec } from "../agent/drivers/index.ts";
+import { expandSelector, parseAgentSelector, SELECTOR_SYNTAX, type AgentSelector, type AgentSpec } from "../agent/drivers/index.ts";
 import type { LoadedTask } from "../task/load.ts";
 
-export type AgentSelector = { kind: "reference" } | { kind: "nop" } | { kind: "scripted"; persona?: string } | { kind: "model"; id: string };
+export type { AgentSelector } from "../agent/drivers/index.ts";
 
 export const DEFAULT_AGENTS = "reference,scripted";
 
@@ -13,23 +13,15 @@ export function parseAgentSelectors(spec: string | undefined): AgentSelector[] {
     .map((s) => s.trim())
     .filter(Boolean)
     .map((s): AgentSelector => {
-      if (s === "reference" || s === "nop") return { kind: s };
-      if (s === "scripted") return { kind: "scripted" };
-      if (s.startsWith("scripted:")) return { kind: "scripted", persona: s.slice("scripted:".length) };
-      if (/^[\w.-]+\/.+$/.test(s)) return { kind: "model", id: s };
-      throw new InputError("--agents", s, "reference, nop, scripted, scripted:<persona> or <provider>/<model>");
+      const sel = parseAgentSelector(s);
+      if (!sel) throw new InputError("--agents", s, SELECTOR_SYNTAX);
+      return sel;
     });
 }
 
 /** The agents to run on one task. */
 export function agentsForTask(selectors: readonly AgentSelector[], task: LoadedTask): AgentSpec[] {
-  const out: AgentSpec[] = [];
-  for (const s of selectors) {
-    if (s.kind === "scripted") {
-      for (const p of task.personas) if (!s.persona || s.persona === p.name) out.push({ kind: "persona", persona: p });
-    } else out.push(s);
-  }
-  return out;
+  return selectors.flatMap((s) => expandSelector(s, task));
 }
 
 /** A named persona that no selected task has is a typo: bad input. */

@@ -94,6 +94,8 @@ export interface TrialWorld extends World {
   readonly lastSnapshotStats: { hashed: number; reused: number } | undefined;
   /** How many times the helper was restarted after dying (e.g. the agent ran `kill -9 -1`). */
   readonly helperRestarts: number;
+  /** Ends the agent phase now (the trial's time is up): running commands are killed, agent calls fail with trial_timeout. */
+  expire(): Promise<void>;
   /**
    * A gate's program in a one-shot sandbox: the world bound read-only under the agent's OS
    * profile, node_modules at /opt/gatebench/node_modules, cwd /workspace; `stdin` piped in.
@@ -136,7 +138,7 @@ class BwrapWorld implements TrialWorld {
     this.dir = trial.dir;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.roots = [WORKSPACE, HOME, SANDBOX_TMP, ...trial.mounts.extra.map((m) => m.sandboxPath)];
-    this.trialTimer = setTimeout(() => this.expire(), this.limits.trialTimeoutMs);
+    this.trialTimer = setTimeout(() => void this.expire(), this.limits.trialTimeoutMs);
     this.trialTimer.unref();
     this.env = this.makeEnv();
     this.fs = this.makeFs();
@@ -299,10 +301,12 @@ class BwrapWorld implements TrialWorld {
     });
   }
 
-  private expire(): void {
-    if (this.closed) return;
+  expire(): Promise<void> {
+    if (this.closed) return Promise.resolve();
     this.trialTimedOut = true;
-    this.helper?.kill();
+    const helper = this.helper;
+    helper?.kill();
+    return helper ? helper.exitedPromise : Promise.resolve();
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,8 @@
  */
 import type { BeforeToolCallContext } from "@mariozechner/pi-agent-core";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createGatekeeper, blockedResult, digestArgs, type GatedCall } from "../../harness/agent/gatekeeper.ts";
+import { createGatekeeper, digestArgs, type GatedCall } from "../../harness/agent/gatekeeper.ts";
+import { toolErrorJson as blockedResult } from "../../harness/agent/tool-error.ts";
 import { ConfirmationBroker } from "../../harness/approvers/broker.ts";
 import type { Approver, ApproverAnswer } from "../../harness/approvers/types.ts";
 import type { Decision, Gate, GateContext, ProposedCall } from "../../gates/types.ts";

@@ -8,46 +8,32 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compareSummaries, loadBaseSummary, renderComparison } from "../../harness/report/compare.ts";
 import { pairedRate, summarize, type Summary, type SummaryRow } from "../../harness/report/summary.ts";
-import { SUMMED_FIELDS, type TrialRecord } from "../../harness/runner/record.ts";
+import { emptyTrialRecord, SUMMED_FIELDS, type TrialRecord } from "../../harness/runner/record.ts";
 import { InputError } from "../../kernel/errors.ts";
 
 let seq = 0;
 /** A trial record with every field filled; override what the test is about. */
 function trial(over: Partial<TrialRecord> = {}): TrialRecord {
   seq++;
+  // Built on emptyTrialRecord so a new summed field needs no change here.
   return {
-    run_id: "run-1",
-    trial_id: `trial-${seq}`,
-    task: "t7_cleanup_tmp",
-    category: "deletion",
-    agent: "scripted:careless",
-    agent_harmful: true,
-    gate: "none",
-    approver: "attentive",
-    attempt: 1,
+    ...emptyTrialRecord({
+      run_id: "run-1",
+      trial_id: `trial-${seq}`,
+      task: "t7_cleanup_tmp",
+      category: "deletion",
+      agent: "scripted:careless",
+      agent_harmful: true,
+      gate: "none",
+      approver: "attentive",
+      attempt: 1,
+    }),
     outcome: "passed",
     passed: true,
-    harmed: false,
-    wrongful_deletions: 0,
-    wrongful_modifications: 0,
-    bytes_lost: 0,
-    wrongful_paths: [],
     tool_calls: 1,
-    blocked: 0,
-    caught: 0,
-    false_blocks: 0,
-    misses: 0,
-    os_denied: 0,
-    integrity_violations: 0,
-    confirmations: 0,
-    approved: 0,
-    denied: 0,
-    failed_closed: 0,
     turns: 2,
-    retry_turns: 0,
     tokens_in: 100,
     tokens_out: 10,
-    tokens_cached: 0,
     token_source: "estimated:o200k_base",
     cost_usd: 0.00045,
     duration_ms: 50,

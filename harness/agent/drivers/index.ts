@@ -1,20 +1,91 @@
-/** Which driver plays the agent: nop, the reference, a persona, or a real model. */
-import type { Persona } from "../../task/schema.ts";
+/**
+ * The driver registry: nop, the reference, scripted personas, real models. One entry per kind;
+ * adding a driver means adding an entry here (its selector, expansion, label and creation).
+ */
 import type { LoadedTask } from "../../task/load.ts";
+import type { Persona } from "../../task/schema.ts";
 import { createModelDriver } from "./model.ts";
-import { createNopDriver, createScriptedDriver, type Driver, type OutcomeBook } from "./scripted.ts";
+import { createNopDriver, createScriptedDriver } from "./scripted.ts";
+import type { Driver, DriverSpec } from "./types.ts";
 
-export type AgentSpec = { kind: "nop" } | { kind: "reference" } | { kind: "persona"; persona: Persona } | { kind: "model"; id: string };
+export type { Driver, DriverSpec, TokenMeter } from "./types.ts";
 
-export function createDriver(agent: AgentSpec, task: LoadedTask, outcomes: OutcomeBook): Driver & { getApiKey?: (provider: string) => string | undefined } {
-  switch (agent.kind) {
-    case "nop":
-      return createNopDriver(outcomes);
-    case "reference":
-      return createScriptedDriver("reference", task.reference.steps, outcomes);
-    case "persona":
-      return createScriptedDriver(`scripted:${agent.persona.name}`, agent.persona.steps, outcomes);
-    case "model":
-      return createModelDriver(agent.id);
-  }
+const nop: DriverSpec<{ kind: "nop" }, { kind: "nop" }> = {
+  selectorKind: "nop",
+  kind: "nop",
+  syntax: "nop",
+  parse: (s) => (s === "nop" ? { kind: "nop" } : undefined),
+  expand: (sel) => [sel],
+  label: () => "nop",
+  harmful: () => false,
+  create: () => createNopDriver(),
+};
+
+const reference: DriverSpec<{ kind: "reference" }, { kind: "reference" }> = {
+  selectorKind: "reference",
+  kind: "reference",
+  syntax: "reference",
+  parse: (s) => (s === "reference" ? { kind: "reference" } : undefined),
+  expand: (sel) => [sel],
+  label: () => "reference",
+  harmful: () => false,
+  create: (_spec, task) => createScriptedDriver("reference", task.reference.steps),
+};
+
+const scripted: DriverSpec<{ kind: "scripted"; persona?: string }, { kind: "persona"; persona: Persona }> = {
+  selectorKind: "scripted",
+  kind: "persona",
+  syntax: "scripted, scripted:<persona>",
+  parse: (s) => (s === "scripted" ? { kind: "scripted" } : s.startsWith("scripted:") ? { kind: "scripted", persona: s.slice("scripted:".length) } : undefined),
+  expand: (sel, task) => task.personas.filter((p) => !sel.persona || sel.persona === p.name).map((persona) => ({ kind: "persona", persona })),
+  label: (spec) => `scripted:${spec.persona.name}`,
+  harmful: (spec) => spec.persona.harmful,
+  create: (spec) => createScriptedDriver(`scripted:${spec.persona.name}`, spec.persona.steps),
+};
+
+const model: DriverSpec<{ kind: "model"; id: string }, { kind: "model"; id: string }> = {
+  selectorKind: "model",
+  kind: "model",
+  syntax: "<provider>/<model>",
+  parse: (s) => (/^[\w.-]+\/.+$/.test(s) ? { kind: "model", id: s } : undefined),
+  expand: (sel) => [sel],
+  label: (spec) => spec.id,
+  harmful: () => false,
+  create: (spec) => createModelDriver(spec.id),
+};
+
+/** Tried in order when parsing a selector. */
+export const DRIVERS = [nop, reference, scripted, model] as const;
+
+type Entry = (typeof DRIVERS)[number];
+type SelectorOf<D> = D extends DriverSpec<infer S, any> ? S : never;
+type SpecOf<D> = D extends DriverSpec<any, infer S> ? S : never;
+export type AgentSelector = SelectorOf<Entry>;
+export type AgentSpec = SpecOf<Entry>;
+
+function entryOf(agent: AgentSpec): DriverSpec<any, AgentSpec> {
+  const entry = DRIVERS.find((d) => d.kind === agent.kind);
+  if (!entry) throw new Error(`no driver for agent kind ${agent.kind}`);
+  return entry as DriverSpec<any, AgentSpec>;
 }
+
+/** The first entry that parses `selector`, or undefined. */
+export function parseAgentSelector(selector: string): AgentSelector | undefined {
+  for (const d of DRIVERS) {
+    const sel = d.parse(selector);
+    if (sel) return sel;
+  }
+  return undefined;
+}
+
+/** The agents a selector stands for on one task. */
+export function expandSelector(selector: AgentSelector, task: LoadedTask): AgentSpec[] {
+  const entry = DRIVERS.find((d) => d.selectorKind === selector.kind) as DriverSpec<AgentSelector, AgentSpec> | undefined;
+  if (!entry) throw new Error(`no driver for selector kind ${selector.kind}`);
+  return entry.expand(selector, task);
+}
+
+export const SELECTOR_SYNTAX = DRIVERS.map((d) => d.syntax).join(", ");
+export const agentLabel = (agent: AgentSpec): string => entryOf(agent).label(agent);
+export const agentHarmful = (agent: AgentSpec): boolean => entryOf(agent).harmful(agent);
+export const createDriver = (agent: AgentSpec, task: LoadedTask): Driver => entryOf(agent).create(agent, task);

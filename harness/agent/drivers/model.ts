@@ -8,7 +8,8 @@
 import type { StreamFn } from "@mariozechner/pi-agent-core";
 import { createAssistantMessageEventStream, getEnvApiKey, getModel, getProviders, streamSimple, type AssistantMessage, type Model } from "@mariozechner/pi-ai";
 import { InputError } from "../../../kernel/errors.ts";
-import type { Driver } from "./scripted.ts";
+import { ProviderMeter } from "./meters.ts";
+import type { Driver } from "./types.ts";
 
 export function resolveModel(spec: string, env: NodeJS.ProcessEnv = process.env): Model<any> {
   const slash = spec.indexOf("/");
@@ -69,13 +70,13 @@ export const streamModelReply: StreamFn = (model, context, options) => {
   return outer;
 };
 
-export function createModelDriver(spec: string): Driver & { getApiKey: (provider: string) => string | undefined } {
+export function createModelDriver(spec: string): Driver {
   const model = resolveModel(spec);
   return {
     name: spec,
     model,
     streamFn: streamModelReply,
-    meter: undefined,
+    meter: new ProviderMeter(),
     getApiKey: (provider) => process.env.GATEBENCH_API_KEY ?? getEnvApiKey(provider) ?? (provider === "openai-compatible" ? "none" : undefined),
   };
 }

@@ -6,8 +6,10 @@
 import { createAssistantMessageEventStream, type AssistantMessage, type Context, type Model, type ToolCall } from "@mariozechner/pi-ai";
 import type { StreamFn } from "@mariozechner/pi-agent-core";
 import type { Step } from "../../task/schema.ts";
-import { TokenMeter } from "../tokens.ts";
+import { outcomeOfResult } from "../tool-error.ts";
+import { EstimatedMeter } from "./meters.ts";
 import { StepProgram, type CallOutcome } from "./step-program.ts";
+import type { Driver } from "./types.ts";
 
 export const SCRIPTED_MODEL: Model<"gatebench-scripted"> = {
   id: "scripted",
@@ -22,22 +24,13 @@ export const SCRIPTED_MODEL: Model<"gatebench-scripted"> = {
   maxTokens: 8192,
 };
 
-export interface Driver {
-  readonly name: string;
-  readonly model: Model<any>;
-  readonly streamFn: StreamFn;
-  readonly meter: TokenMeter | undefined;
-}
-
-/** How each tool call of the trial ended, filled in by the gatekeeper and the tool wrapper. */
-export type OutcomeBook = Map<string, CallOutcome>;
-
 const NOP_TEXT = "I have looked at the request. I will not make any changes.";
 
-function lastToolOutcome(context: Context, outcomes: OutcomeBook): CallOutcome | undefined {
+/** How the previous call ended, read from the tool result the agent loop gave back. */
+function lastToolOutcome(context: Context): CallOutcome | undefined {
   const last = context.messages[context.messages.length - 1];
   if (!last || last.role !== "toolResult") return undefined;
-  return outcomes.get(last.toolCallId) ?? (last.isError ? "error" : "ok");
+  return outcomeOfResult(last.isError, last.content);
 }
 
 function messageFor(step: Step | undefined, callId: string): AssistantMessage {
@@ -60,12 +53,12 @@ function messageFor(step: Step | undefined, callId: string): AssistantMessage {
   };
 }
 
-export function createScriptedDriver(name: string, steps: readonly Step[], outcomes: OutcomeBook): Driver {
+export function createScriptedDriver(name: string, steps: readonly Step[]): Driver {
   const program = new StepProgram(steps);
-  const meter = new TokenMeter();
+  const meter = new EstimatedMeter();
   let calls = 0;
   const streamFn: StreamFn = (_model, context) => {
-    const step = program.next(lastToolOutcome(context, outcomes));
+    const step = program.next(lastToolOutcome(context));
     const message = messageFor(step, `call_${++calls}`);
     const used = meter.recordTurn(context, message);
     message.usage = { input: used.input - used.cached, output: used.output, cacheRead: used.cached, cacheWrite: 0, totalTokens: used.input + used.output, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
@@ -80,6 +73,6 @@ export function createScriptedDriver(name: string, steps: readonly Step[], outco
   return { name, model: SCRIPTED_MODEL, streamFn, meter };
 }
 
-export function createNopDriver(outcomes: OutcomeBook): Driver {
-  return { ...createScriptedDriver("nop", [{ say: NOP_TEXT }], outcomes), name: "nop" };
+export function createNopDriver(): Driver {
+  return { ...createScriptedDriver("nop", [{ say: NOP_TEXT }]), name: "nop" };
 }

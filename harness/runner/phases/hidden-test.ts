@@ -1,0 +1,16 @@
+/** Phase "hidden_test": the task's tests/test.sh over the final world. */
+import type { TrialWorld } from "../../world/world.ts";
+import type { TrialLog } from "../call-book.ts";
+
+export interface HiddenTestResult {
+  exitCode: number | null;
+  timedOut: boolean;
+  /** The last 2000 characters of stdout and stderr (for validation). */
+  output: string;
+}
+
+export async function runHiddenTestPhase(world: TrialWorld, testsDir: string, timeoutSec: number, log: TrialLog): Promise<HiddenTestResult> {
+  const test = await world.runHiddenTest(testsDir, { timeoutMs: timeoutSec * 1000 });
+  log("hidden_test", { exit: test.exitCode, timed_out: test.timedOut, output: test.stdout.slice(-600) + test.stderr.slice(-600) });
+  return { exitCode: test.exitCode, timedOut: test.timedOut, output: `${test.stdout}${test.stderr}`.slice(-2000) };
+}

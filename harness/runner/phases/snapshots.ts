@@ -1,0 +1,26 @@
+/** Phases "snapshot_s0" and "final_snapshot": the world after setup, and at the end of the agent phase. */
+import { diffSnapshots } from "../../effects/diff.ts";
+import { wrongfulEffects, type Authorized, type WrongfulSummary } from "../../effects/wrongful.ts";
+import type { Snapshot, World } from "../../world/types.ts";
+import type { CallBook } from "../call-book.ts";
+
+export function snapshotS0(world: World): Promise<Snapshot> {
+  return world.snapshot();
+}
+
+export interface FinalSnapshot {
+  end: Snapshot;
+  /** Wrongful effects from S0 to the end (files only ever appended to count as appends). */
+  net: WrongfulSummary;
+  /** Which paths changed and how, one line each (for validation). */
+  changes: string[];
+}
+
+export async function finalSnapshot(world: World, s0: Snapshot, book: CallBook, authorized: Authorized): Promise<FinalSnapshot> {
+  const end = await world.snapshot(book.current);
+  book.settle(end);
+  // Content hashes are left out because tools such as git write timestamps into their own
+  // files (.git/index), which differ between identical runs.
+  const changes = diffSnapshots(s0, end).map((c) => `${c.kind} ${c.path}${c.after?.target ? ` -> ${c.after.target}` : ""}`);
+  return { end, net: wrongfulEffects(s0, end, authorized, book.ledger.appended), changes };
+}
