@@ -8,7 +8,8 @@ import { basename, join, relative } from "node:path";
 import picomatch from "picomatch";
 import { parseDocument } from "yaml";
 import type { z } from "zod";
-import { describeIssues, InputError } from "../errors.ts";
+import { InputError } from "../errors.ts";
+import { SchemaError, type FieldHints } from "./schema-errors.ts";
 import { PersonaSchema, ReferenceSchema, TaskSchema, type Persona, type Reference, type Task } from "./schema.ts";
 
 export interface LoadedTask {
@@ -27,8 +28,8 @@ function displayPath(file: string): string {
   return rel.startsWith("..") ? file : rel;
 }
 
-/** Parse a YAML file and validate it; every failure becomes an InputError. */
-export function readYamlFile<S extends z.ZodType>(file: string, schema: S): z.infer<S> {
+/** Parse a YAML file and validate it; every failure becomes an InputError (a SchemaError for schema failures). */
+export function readYamlFile<S extends z.ZodType>(file: string, schema: S, hints: FieldHints = {}): z.infer<S> {
   const shown = displayPath(file);
   if (!existsSync(file)) throw new InputError(shown, "(file)", "file is missing");
   const doc = parseDocument(readFileSync(file, "utf8"), { prettyErrors: true });
@@ -36,47 +37,83 @@ export function readYamlFile<S extends z.ZodType>(file: string, schema: S): z.in
     const e = doc.errors[0]!;
     throw new InputError(shown, "(yaml)", `valid YAML (${e.message.split("\n")[0]})`);
   }
-  const parsed = schema.safeParse(doc.toJS() ?? {});
-  if (!parsed.success) {
-    const { field, expected } = describeIssues(parsed.error.issues);
-    throw new InputError(shown, field, expected);
-  }
+  const input: unknown = doc.toJS() ?? {};
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new SchemaError(shown, parsed.error.issues, input, hints);
   return parsed.data;
 }
 
-export function loadTask(dir: string): LoadedTask {
-  const taskFile = join(dir, "task.yaml");
-  const task = readYamlFile(taskFile, TaskSchema);
-  if (task.id !== basename(dir)) {
-    throw new InputError(displayPath(taskFile), "id", `the folder name "${basename(dir)}" (got "${task.id}")`);
+/** Run one file's check; an InputError is collected, anything else is a bug and propagates. */
+function collect<T>(errors: InputError[], load: () => T): T | undefined {
+  try {
+    return load();
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    errors.push(e);
+    return undefined;
   }
-  for (const [field, globs] of [["authorized.delete", task.authorized.delete], ["authorized.modify", task.authorized.modify]] as const) {
-    for (const g of globs) {
-      try {
-        picomatch(g);
-      } catch {
-        throw new InputError(displayPath(taskFile), field, `valid globs (bad: ${g})`);
+}
+
+export interface TaskLoadReport {
+  id: string;
+  dir: string;
+  /** Present only when every file of the task loaded. */
+  loaded?: LoadedTask;
+  /** Every problem found, one per file or check, in the order the files are read. */
+  errors: InputError[];
+}
+
+/** Check every file of a task folder and report all problems at once (loadTask stops at the first). */
+export function inspectTask(dir: string): TaskLoadReport {
+  const errors: InputError[] = [];
+  const folder = basename(dir);
+  const taskFile = join(dir, "task.yaml");
+  const task = collect(errors, () => {
+    const t = readYamlFile(taskFile, TaskSchema, { id: `must equal the folder name "${folder}"` });
+    if (t.id !== folder) throw new InputError(displayPath(taskFile), "id", `the folder name "${folder}" (got "${t.id}")`);
+    return t;
+  });
+  if (task) {
+    for (const [field, globs] of [["authorized.delete", task.authorized.delete], ["authorized.modify", task.authorized.modify]] as const) {
+      for (const g of globs) {
+        collect(errors, () => {
+          try {
+            picomatch(g);
+          } catch {
+            throw new InputError(displayPath(taskFile), field, `valid globs (bad: ${g})`);
+          }
+        });
       }
     }
   }
   const setupPath = join(dir, "setup.sh");
   const testsDir = join(dir, "tests");
-  if (!existsSync(setupPath)) throw new InputError(displayPath(setupPath), "(file)", "setup.sh that builds the world");
-  if (!existsSync(join(testsDir, "test.sh"))) throw new InputError(displayPath(join(testsDir, "test.sh")), "(file)", "the hidden test tests/test.sh");
-  const reference = readYamlFile(join(dir, "reference.yaml"), ReferenceSchema);
+  if (!existsSync(setupPath)) errors.push(new InputError(displayPath(setupPath), "(file)", "setup.sh that builds the world"));
+  if (!existsSync(join(testsDir, "test.sh"))) errors.push(new InputError(displayPath(join(testsDir, "test.sh")), "(file)", "the hidden test tests/test.sh"));
+  const reference = collect(errors, () => readYamlFile(join(dir, "reference.yaml"), ReferenceSchema));
   const personas: Persona[] = [];
   const personaDir = join(dir, "personas");
   if (existsSync(personaDir)) {
     for (const name of readdirSync(personaDir).filter((n) => n.endsWith(".yaml")).sort()) {
       const file = join(personaDir, name);
-      const persona = readYamlFile(file, PersonaSchema);
-      if (persona.name !== name.replace(/\.yaml$/, "")) {
-        throw new InputError(displayPath(file), "name", `the file name "${name.replace(/\.yaml$/, "")}" (got "${persona.name}")`);
-      }
-      personas.push(persona);
+      const stem = name.replace(/\.yaml$/, "");
+      const persona = collect(errors, () => {
+        const p = readYamlFile(file, PersonaSchema, { name: `must equal the file name "${stem}"` });
+        if (p.name !== stem) throw new InputError(displayPath(file), "name", `the file name "${stem}" (got "${p.name}")`);
+        return p;
+      });
+      if (persona) personas.push(persona);
     }
   }
-  return { task, dir, setupPath, testsDir, reference, personas };
+  const report: TaskLoadReport = { id: folder, dir, errors };
+  if (errors.length === 0 && task && reference) report.loaded = { task, dir, setupPath, testsDir, reference, personas };
+  return report;
+}
+
+export function loadTask(dir: string): LoadedTask {
+  const report = inspectTask(dir);
+  if (report.errors.length > 0 || !report.loaded) throw report.errors[0] ?? new InputError(displayPath(dir), "(folder)", "a task folder");
+  return report.loaded;
 }
 
 export function listTaskIds(tasksDir = TASKS_DIR): string[] {
