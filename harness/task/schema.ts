@@ -72,7 +72,8 @@ const TOOL_ARGS: Readonly<Record<string, z.ZodType>> = Object.fromEntries(
   }).map(([name, schema]) => [name, z.fromJSONSchema(JSON.parse(JSON.stringify(schema)))]),
 );
 
-function checkToolCall(step: Step, ctx: z.RefinementCtx): void {
+/** Issues for a step whose tool is unknown or whose arguments do not match the tool's schema. */
+export function checkToolCall(step: Pick<Step, "tool" | "args">, ctx: z.RefinementCtx): void {
   if (step.tool === undefined) return;
   const schema = TOOL_ARGS[step.tool];
   if (!schema) {
