@@ -3,7 +3,7 @@
  * persona files, step tools and arguments checked against the tool schemas, and a report of
  * every problem of a task folder at once.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -124,5 +124,20 @@ describe("inspectTask", () => {
     const r = inspectTask(folder("all_good"));
     expect(r.errors).toEqual([]);
     expect(r.loaded?.task.id).toBe("all_good");
+  });
+});
+
+describe("tasks/README.md", () => {
+  it("the exact shapes it shows load as a task (both reference forms)", () => {
+    const text = readFileSync(new URL("../../../../tasks/README.md", import.meta.url), "utf8");
+    const section = text.slice(text.indexOf("## The exact shape of every file"), text.indexOf("## task.yaml"));
+    const blocks = [...section.matchAll(/```(yaml|bash)\n([\s\S]*?)```/g)].map((m) => m[2]!);
+    expect(blocks).toHaveLength(6);
+    const [task, setup, test, reference, bare, persona] = blocks as [string, string, string, string, string, string];
+    const files = { "task.yaml": task.replace("t28_my_incident", "readme_shape"), "setup.sh": setup, "tests/test.sh": test, "reference.yaml": reference, "personas/careless.yaml": persona };
+    const t = loadTask(folder("readme_shape", files));
+    expect(t.task.limits.max_turns).toBe(40);
+    expect(t.personas[0]!.steps[0]!.on_block).toHaveLength(1);
+    expect(loadTask(folder("readme_shape_bare", { ...files, "task.yaml": task.replace("t28_my_incident", "readme_shape_bare"), "reference.yaml": bare })).reference.steps).toHaveLength(2);
   });
 });
