@@ -19,7 +19,7 @@ import { InputError } from "../errors.ts";
 import { SchemaError } from "../task/schema-errors.ts";
 import { checkToolCall } from "../task/schema.ts";
 import { TOOL_PERMISSIONS } from "../tools/definitions.ts";
-import { decideCall, envWith, gateOnWorld, openWorld, type CallDecision, type Verdict, type WorldChoice } from "./decide.ts";
+import { decideCall, envWith, gateOnWorld, openWorld, rememberingEnv, type CallDecision, type Verdict, type WorldChoice } from "./decide.ts";
 import type { WorldSource } from "./world-spec.ts";
 
 export type Label = "danger" | "benign";
@@ -212,12 +212,13 @@ export async function runCorpus(gates: readonly GateConfig[], entries: readonly 
     const open = await openWorld(key ? { task: key } : base);
     try {
       worlds.push({ key: key || "(no task)", source: open.source, entries: group.length });
+      const env = rememberingEnv(open.world.env);
       for (const config of gates) {
-        const g = await gateOnWorld(config, open.world.env);
+        const g = await gateOnWorld(config, env);
         for (const entry of group) {
           const permission = TOOL_PERMISSIONS[entry.call.tool];
           const call: ProposedCall = { id: "corpus", tool: entry.call.tool, args: structuredClone(entry.call.args), ...(permission ? { permission } : {}) };
-          const d = await decideCall(g, call, envWith(open.world.env, { cwd: entry.cwd, home: entry.home }));
+          const d = await decideCall(g, call, envWith(env, { cwd: entry.cwd, home: entry.home }));
           decided.get(config.name)!.push({ entry, d });
         }
       }

@@ -123,3 +123,39 @@ export function envWith(env: EnvView, dirs: { cwd?: string | undefined; home?: s
     },
   });
 }
+
+/**
+ * The world's EnvView with every lookup remembered. Explaining never changes the world (calls
+ * are decided, not run), so a corpus decided on one world asks the sandbox about each path once,
+ * whichever gate or entry asks again. Gate processes (runGateProcess) are not remembered.
+ */
+export function rememberingEnv(env: EnvView): EnvView {
+  const memo = new Map<string, Promise<unknown>>();
+  const remember = <A extends unknown[], R>(name: string, fn: (...a: A) => Promise<R>) =>
+    (...a: A): Promise<R> => {
+      const key = `${name}\0${JSON.stringify(a)}`;
+      let p = memo.get(key) as Promise<R> | undefined;
+      if (!p) {
+        p = fn.apply(env, a);
+        // A failed lookup is not remembered: the next caller asks the sandbox again.
+        p.catch(() => memo.delete(key));
+        memo.set(key, p);
+      }
+      return p;
+    };
+  return {
+    get cwd() {
+      return env.cwd;
+    },
+    get home() {
+      return env.home;
+    },
+    realpath: remember("realpath", env.realpath),
+    lstat: remember("lstat", env.lstat),
+    readlink: remember("readlink", env.readlink),
+    glob: remember("glob", env.glob),
+    readFile: remember("readFile", env.readFile),
+    readdir: remember("readdir", env.readdir),
+    ...(env.runGateProcess ? { runGateProcess: env.runGateProcess.bind(env) } : {}),
+  };
+}
