@@ -208,6 +208,7 @@ export async function runCorpus(gates: readonly GateConfig[], entries: readonly 
   }
   const decided = new Map<string, { entry: CorpusEntry; d: CallDecision }[]>(gates.map((g) => [g.name, []]));
   const worlds: CorpusReport["worlds"] = [];
+  let warm = false;
   for (const [key, group] of groups) {
     const open = await openWorld(key ? { task: key } : base);
     try {
@@ -215,6 +216,8 @@ export async function runCorpus(gates: readonly GateConfig[], entries: readonly 
       const env = rememberingEnv(open.world.env);
       for (const config of gates) {
         const g = await gateOnWorld(config, env);
+        // One untimed decision per gate first: one-time loading (the bash grammar) is not a decision's cost.
+        if (!warm) await decideCall(g, { id: "warm-up", tool: "bash", args: { command: "true" }, permission: "Execute" }, env);
         for (const entry of group) {
           const permission = TOOL_PERMISSIONS[entry.call.tool];
           const call: ProposedCall = { id: "corpus", tool: entry.call.tool, args: structuredClone(entry.call.args), ...(permission ? { permission } : {}) };
@@ -222,6 +225,7 @@ export async function runCorpus(gates: readonly GateConfig[], entries: readonly 
           decided.get(config.name)!.push({ entry, d });
         }
       }
+      warm = true;
     } finally {
       await open.close();
     }
