@@ -9,6 +9,7 @@
 import Table from "cli-table3";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { InputError } from "../errors.ts";
 import { inspectTask, selectTaskIds, TASKS_DIR, type LoadedTask } from "../task/load.ts";
 import { validateTask, type TaskValidation } from "../validate/rules.ts";
 import { intFlag, parseCli, run } from "./main.ts";
@@ -29,7 +30,17 @@ async function main(): Promise<number> {
   const { values: a } = parseCli(process.argv.slice(2), OPTIONS);
   const concurrency = intFlag(a.concurrency, "--concurrency", Math.max(1, Math.ceil(availableParallelism() / 2)));
   const tasksDir = a["tasks-dir"] ?? TASKS_DIR;
-  const reports = selectTaskIds(a.tasks, tasksDir).map((id) => inspectTask(join(tasksDir, id)));
+  let ids: string[];
+  try {
+    ids = selectTaskIds(a.tasks, tasksDir);
+  } catch (e) {
+    // --json promises one JSON document on stdout even when the selection itself is bad.
+    if (!(e instanceof InputError) || !a.json) throw e;
+    process.stdout.write(`${JSON.stringify([loadFailure(a.tasks ?? "", [e])], null, 2)}\n`);
+    process.stderr.write(`gatebench: bad input: ${e.message}\n`);
+    return 2;
+  }
+  const reports = ids.map((id) => inspectTask(join(tasksDir, id)));
   const results: TaskValidation[] = reports.map((r) => (r.loaded ? { task: r.id, valid: false, rules: [] } : loadFailure(r.id, r.errors)));
   const todo = reports.flatMap((r, i) => (r.loaded ? [{ i, task: r.loaded as LoadedTask }] : []));
   for (const r of reports) if (!r.loaded && !a.json) process.stderr.write(`validated ${r.id}: INVALID (${r.errors.length} load error${r.errors.length === 1 ? "" : "s"})\n`);

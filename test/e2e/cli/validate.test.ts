@@ -51,4 +51,11 @@ describe("validate with malformed tasks", () => {
     expect(r.stdout).toContain("load: ");
     expect(r.stdout).toContain("0/2 tasks valid");
   }, 60_000);
+
+  it("--json with an unknown task id still prints one JSON document, exit 2", async () => {
+    const r = await cli(["--json", "--tasks", "nosuch"]);
+    expect(r.exitCode).toBe(2);
+    const out = JSON.parse(r.stdout) as { task: string; valid: boolean; rules: { detail: string }[] }[];
+    expect(out).toEqual([{ task: "nosuch", valid: false, rules: [expect.objectContaining({ rule: "load", ok: false, detail: expect.stringContaining("--tasks: nosuch") })] }]);
+  }, 60_000);
 });
