@@ -51,7 +51,8 @@ const lazyJiti = {
   setup(b) {
     b.onResolve({ filter: /^jiti\/static$/ }, () => ({ path: "jiti-lazy", namespace: "jiti-lazy" }));
     b.onLoad({ filter: /.*/, namespace: "jiti-lazy" }, () => ({
-      contents: 'import { createRequire } from "node:module";\nexport const createJiti = (id, opts) => createRequire(import.meta.url)("jiti").createJiti(id, opts);',
+      contents:
+        'import { createRequire } from "node:module";\nexport const createJiti = (id, opts) => createRequire(import.meta.url)("jiti").createJiti(id, opts);',
       loader: "js",
     }));
   },
@@ -73,7 +74,11 @@ export async function buildExplain() {
     plugins: [importMetaUrl, piAiTypeOnly, lazyJiti],
     // Bundled CommonJS packages require node built-ins: give the module a real `require`.
     banner: {
-      js: '// Built by scripts/build-explain.mjs from harness/cli/explain.ts; do not edit.\nimport { createRequire as __gbRequire } from "node:module";\nconst require = __gbRequire(import.meta.url);',
+      js: [
+        "// Built by scripts/build-explain.mjs from harness/cli/explain.ts; do not edit.",
+        'import { createRequire as __gbRequire } from "node:module";',
+        "const require = __gbRequire(import.meta.url);",
+      ].join("\n"),
     },
   });
   return OUT;

@@ -110,7 +110,9 @@ export function judgeTarget(target: ResolvedTarget, op: PathOp, policy: PathPoli
     }
   }
   for (const p of outside) why.push(`${verb} ${shown(target, p)}: outside the workspace (${roots})`);
-  if (op === "write" && opts.replacesExisting === true) why.push(`writing ${shown(target, target.real)} replaces the existing file (its current content is lost)`);
+  if (op === "write" && opts.replacesExisting === true) {
+    why.push(`writing ${shown(target, target.real)} replaces the existing file (its current content is lost)`);
+  }
   if (why.length === 0 && op === "delete" && policy.confirmDelete) why.push(`deleting ${target.real}${recursive ? " and everything under it" : ""} cannot be undone`);
   if (why.length > 0) return { verdict: "confirm", reason: why.join("; ") };
   return { verdict: "allow", reason: `${verb} ${target.real} inside the workspace` };

@@ -59,7 +59,7 @@ function parseCall(a: { bash?: string | undefined; tool?: string | undefined; ar
     try {
       args = JSON.parse(a.args);
     } catch {
-      throw new InputError("command line", "--args", "a JSON object, e.g. '{\"path\": \".env\"}'");
+      throw new InputError("command line", "--args", 'a JSON object, e.g. \'{"path": ".env"}\'');
     }
   }
   if (!args || typeof args !== "object" || Array.isArray(args)) throw new InputError("command line", "--args", "a JSON object");
@@ -72,7 +72,10 @@ async function targetsOf(call: ProposedCall, env: EnvView): Promise<Pick<Explana
     const analysis = await analyzeBash(String(call.args.command ?? ""), env);
     return {
       commands: analysis.commands.map((c) => ({ argv: [...c.argv], depth: c.depth })),
-      targets: [...analysis.effects.map((e) => ({ op: e.op, path: e.path, why: e.why })), ...analysis.unknowns.map((u) => ({ op: "unknown", path: "", why: u }))],
+      targets: [
+        ...analysis.effects.map((e) => ({ op: e.op, path: e.path, why: e.why })),
+        ...analysis.unknowns.map((u) => ({ op: "unknown", path: "", why: u })),
+      ],
     };
   }
   const path = call.args.path;
@@ -95,7 +98,11 @@ export async function explainCall(gateName: string, world: string | WorldChoice 
     const base = { commands, targets, layers: d.layers, questions, world: worldInfo };
     if (d.decision === "deny") return { decision: "deny", reason: d.reason, ...(d.code ? { code: d.code } : {}), ...(d.gate ? { gate: d.gate } : {}), ...base };
     if (questions.length > 0) {
-      return { decision: "confirm", reason: questions.map((q) => `${q.title}: ${q.description}${q.resources.length ? ` [${q.resources.join(", ")}]` : ""}`).join("\n"), ...base };
+      return {
+        decision: "confirm",
+        reason: questions.map((q) => `${q.title}: ${q.description}${q.resources.length ? ` [${q.resources.join(", ")}]` : ""}`).join("\n"),
+        ...base,
+      };
     }
     return { decision: "allow", reason: d.reason, ...base };
   } finally {
@@ -109,7 +116,11 @@ function worldChoice(a: { task?: string | undefined; "world-dir"?: string | unde
 
 async function corpusMode(a: { gate: string; corpus: string; json?: boolean | undefined } & Parameters<typeof worldChoice>[0]): Promise<number> {
   if (a.task !== undefined) throw new InputError("command line", "--task", "no --task with --corpus (give each entry its `task:`)");
-  const gates = a.gate.split(",").map((s) => s.trim()).filter(Boolean).map((n) => loadGateForFlag(n, "--gate"));
+  const gates = a.gate
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((n) => loadGateForFlag(n, "--gate"));
   const entries = readCorpus(a.corpus);
   const report = await runCorpus(gates, entries, worldChoice(a));
   process.stdout.write(a.json ? `${JSON.stringify({ corpus: a.corpus, ...report }, null, 2)}\n` : `${formatCorpusReport(report, a.corpus)}\n`);
@@ -127,23 +138,39 @@ async function main(): Promise<number> {
   const { values: a } = parseCli(process.argv.slice(2), OPTIONS);
   if (!a.gate) throw new InputError("command line", "--gate", "a gate configuration name, e.g. --gate layered");
   if (a.corpus !== undefined) {
-    if (a.bash !== undefined || a.tool !== undefined) throw new InputError("command line", "--corpus", "either --corpus or one call (--bash / --tool), not both");
+    if (a.bash !== undefined || a.tool !== undefined)
+      throw new InputError("command line", "--corpus", "either --corpus or one call (--bash / --tool), not both");
     return corpusMode({ ...a, gate: a.gate, corpus: a.corpus });
   }
   if (a.gate.includes(",")) throw new InputError("command line", "--gate", "one gate configuration for a single call (several only with --corpus)");
   const call = parseCall(a);
   const e = await explainCall(a.gate, worldChoice(a), call);
   if (a.json) {
-    const out = { decision: e.decision, reason: e.reason, commands: e.commands, targets: e.targets, ...(e.code ? { code: e.code } : {}), layers: e.layers, world: e.world };
+    const out = {
+      decision: e.decision,
+      reason: e.reason,
+      commands: e.commands,
+      targets: e.targets,
+      ...(e.code ? { code: e.code } : {}),
+      layers: e.layers,
+      world: e.world,
+    };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
   }
-  const lines = [`decision: ${e.decision.toUpperCase()}${e.code ? ` (${e.code}${e.gate ? ` by ${e.gate}` : ""})` : ""}`, `reason:   ${e.reason.split("\n").join("\n          ")}`];
+  const lines = [
+    `decision: ${e.decision.toUpperCase()}${e.code ? ` (${e.code}${e.gate ? ` by ${e.gate}` : ""})` : ""}`,
+    `reason:   ${e.reason.split("\n").join("\n          ")}`,
+  ];
   lines.push(`world:    ${describeWorld(e.world)}`);
   if (e.layers.length) lines.push("layers:", ...e.layers.map((l) => `  ${l.gate}: ${l.decision}${l.reason ? ` — ${l.reason.split("\n")[0]}` : ""}`));
-  if (e.commands.length) lines.push("commands:", ...e.commands.map((c) => `  ${"  ".repeat(c.depth)}${c.argv.map((w) => (/\s/.test(w) ? JSON.stringify(w) : w)).join(" ")}`));
+  if (e.commands.length)
+    lines.push("commands:", ...e.commands.map((c) => `  ${"  ".repeat(c.depth)}${c.argv.map((w) => (/\s/.test(w) ? JSON.stringify(w) : w)).join(" ")}`));
   if (e.targets.length) {
-    const shown = e.targets.map((t) => `  ${t.op.padEnd(7)} ${t.path}${t.real && t.real !== t.path ? ` -> ${t.real}` : ""}${t.exists === false ? " (new)" : ""}${t.why ? `  (${t.why})` : ""}`);
+    const shown = e.targets.map(
+      (t) =>
+        `  ${t.op.padEnd(7)} ${t.path}${t.real && t.real !== t.path ? ` -> ${t.real}` : ""}${t.exists === false ? " (new)" : ""}${t.why ? `  (${t.why})` : ""}`,
+    );
     lines.push("targets:", ...shown);
   }
   process.stdout.write(`${lines.join("\n")}\n`);

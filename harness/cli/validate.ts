@@ -43,7 +43,8 @@ async function main(): Promise<number> {
   const reports = ids.map((id) => inspectTask(join(tasksDir, id)));
   const results: TaskValidation[] = reports.map((r) => (r.loaded ? { task: r.id, valid: false, rules: [] } : loadFailure(r.id, r.errors)));
   const todo = reports.flatMap((r, i) => (r.loaded ? [{ i, task: r.loaded as LoadedTask }] : []));
-  for (const r of reports) if (!r.loaded && !a.json) process.stderr.write(`validated ${r.id}: INVALID (${r.errors.length} load error${r.errors.length === 1 ? "" : "s"})\n`);
+  for (const r of reports)
+    if (!r.loaded && !a.json) process.stderr.write(`validated ${r.id}: INVALID (${r.errors.length} load error${r.errors.length === 1 ? "" : "s"})\n`);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, todo.length) }, async () => {
@@ -60,7 +61,11 @@ async function main(): Promise<number> {
     const table = new Table({ head: ["task", "status", "broken rules"], style: { head: [], border: [] }, wordWrap: true, colWidths: [28, 9, 90] });
     for (const r of results) {
       const broken = r.rules.filter((x) => !x.ok);
-      table.push([r.task, r.valid ? "valid" : "INVALID", broken.map((b) => `${b.rule}: ${b.detail}${b.evidence?.length ? `\n    ${b.evidence.slice(0, 8).join("\n    ")}` : ""}`).join("\n")]);
+      table.push([
+        r.task,
+        r.valid ? "valid" : "INVALID",
+        broken.map((b) => `${b.rule}: ${b.detail}${b.evidence?.length ? `\n    ${b.evidence.slice(0, 8).join("\n    ")}` : ""}`).join("\n"),
+      ]);
     }
     process.stdout.write(`${table.toString()}\n${results.filter((r) => r.valid).length}/${results.length} tasks valid\n`);
   }

@@ -253,12 +253,18 @@ export function formatCorpusReport(r: CorpusReport, file: string): string {
   for (const g of r.gates) {
     const recall = `${g.caught}/${g.danger} ${pct(g.recall)}`;
     const pass = `${g.passed}/${g.benign} ${pct(g.pass_rate)}`;
-    lines.push(`${g.gate.padEnd(w)}  ${recall.padEnd(20)}  ${pass.padEnd(20)}  ${g.latency_ms.p50.toFixed(2).padStart(6)}  ${g.latency_ms.p99.toFixed(2).padStart(7)}  ${String(g.decisions_per_sec).padStart(11)}`);
+    const timing = `${g.latency_ms.p50.toFixed(2).padStart(6)}  ${g.latency_ms.p99.toFixed(2).padStart(7)}  ${String(g.decisions_per_sec).padStart(11)}`;
+    lines.push(`${g.gate.padEnd(w)}  ${recall.padEnd(20)}  ${pass.padEnd(20)}  ${timing}`);
   }
   for (const g of r.gates) {
-    if (g.misses.length) lines.push("", `misses of ${g.gate} (danger allowed):`, ...g.misses.map((m) => `  ${m.task ? `[${m.task}] ` : ""}${m.call.split("\n")[0]}`));
+    if (g.misses.length)
+      lines.push("", `misses of ${g.gate} (danger allowed):`, ...g.misses.map((m) => `  ${m.task ? `[${m.task}] ` : ""}${m.call.split("\n")[0]}`));
     if (g.false_stops.length) {
-      lines.push("", `false stops of ${g.gate} (benign stopped):`, ...g.false_stops.map((m) => `  ${m.decision.padEnd(7)} ${m.task ? `[${m.task}] ` : ""}${m.call.split("\n")[0]}  (${m.code ?? m.reason.slice(0, 80)})`));
+      lines.push(
+        "",
+        `false stops of ${g.gate} (benign stopped):`,
+        ...g.false_stops.map((m) => `  ${m.decision.padEnd(7)} ${m.task ? `[${m.task}] ` : ""}${m.call.split("\n")[0]}  (${m.code ?? m.reason.slice(0, 80)})`),
+      );
     }
   }
   return lines.join("\n");

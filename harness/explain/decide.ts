@@ -100,7 +100,12 @@ export async function decideCall(g: GateOnWorld, call: ProposedCall, env: EnvVie
   const layers = stack.layers.map((l) => ({
     gate: l.gate,
     decision: l.decision.kind,
-    reason: l.decision.kind === "deny" ? `${l.decision.code}: ${l.decision.reason}` : l.decision.kind === "confirm" ? l.decision.description : (l.decision.reason ?? ""),
+    reason:
+      l.decision.kind === "deny"
+        ? `${l.decision.code}: ${l.decision.reason}`
+        : l.decision.kind === "confirm"
+          ? l.decision.description
+          : (l.decision.reason ?? ""),
   }));
   if (stack.kind === "deny") return { decision: "deny", reason: stack.reason, code: stack.code, gate: stack.gate, layers, questions, ms };
   if (stack.kind === "confirm") questions.push(stack.request);
@@ -131,7 +136,8 @@ export function envWith(env: EnvView, dirs: { cwd?: string | undefined; home?: s
  */
 export function rememberingEnv(env: EnvView): EnvView {
   const memo = new Map<string, Promise<unknown>>();
-  const remember = <A extends unknown[], R>(name: string, fn: (...a: A) => Promise<R>) =>
+  const remember =
+    <A extends unknown[], R>(name: string, fn: (...a: A) => Promise<R>) =>
     (...a: A): Promise<R> => {
       const key = `${name}\0${JSON.stringify(a)}`;
       let p = memo.get(key) as Promise<R> | undefined;

@@ -35,7 +35,7 @@ export interface WorldFile {
 /** What the explanation's world was built from; `empty` means no files at all were put in it. */
 export type WorldSource = { kind: "empty" } | { kind: "task"; task: string } | { kind: "dir"; dir: string } | { kind: "files"; file: string };
 
-const Mode = z.union([z.number().int().min(0).max(0o7777), z.string().regex(/^0?[0-7]{3,4}$/, "an octal mode such as \"0644\"")]);
+const Mode = z.union([z.number().int().min(0).max(0o7777), z.string().regex(/^0?[0-7]{3,4}$/, 'an octal mode such as "0644"')]);
 
 const WorldFileSchema = z
   .strictObject({

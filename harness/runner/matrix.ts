@@ -39,7 +39,8 @@ type TrialKeyParts = { task: string; agent: string; gate: string; approver: stri
  * percent-encoded (`openai%2Fgpt-4o`); letters, digits and `_ . @ - : + =` stay as they are.
  */
 export function trialKey(t: TrialKeyParts): string {
-  const part = (s: string) => s.replace(/[^\w.@:+=-]/g, (c) => encodeURIComponent(c).replace(/[!'()*~]/g, (x) => `%${x.charCodeAt(0).toString(16).toUpperCase()}`));
+  const hex = (x: string) => `%${x.charCodeAt(0).toString(16).toUpperCase()}`;
+  const part = (s: string) => s.replace(/[^\w.@:+=-]/g, (c) => encodeURIComponent(c).replace(/[!'()*~]/g, hex));
   return [t.task, t.agent, t.gate, t.approver, String(t.attempt)].map(part).join(".");
 }
 

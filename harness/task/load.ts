@@ -74,7 +74,10 @@ export function inspectTask(dir: string): TaskLoadReport {
     return t;
   });
   if (task) {
-    for (const [field, globs] of [["authorized.delete", task.authorized.delete], ["authorized.modify", task.authorized.modify]] as const) {
+    for (const [field, globs] of [
+      ["authorized.delete", task.authorized.delete],
+      ["authorized.modify", task.authorized.modify],
+    ] as const) {
       for (const g of globs) {
         collect(errors, () => {
           try {
@@ -94,7 +97,9 @@ export function inspectTask(dir: string): TaskLoadReport {
   const personas: Persona[] = [];
   const personaDir = join(dir, "personas");
   if (existsSync(personaDir)) {
-    for (const name of readdirSync(personaDir).filter((n) => n.endsWith(".yaml")).sort()) {
+    for (const name of readdirSync(personaDir)
+      .filter((n) => n.endsWith(".yaml"))
+      .sort()) {
       const file = join(personaDir, name);
       const stem = name.replace(/\.yaml$/, "");
       const persona = collect(errors, () => {
@@ -128,7 +133,10 @@ export function selectTaskIds(spec: string | undefined, tasksDir = TASKS_DIR): s
   const all = listTaskIds(tasksDir);
   if (!spec) return all;
   const picked = new Set<string>();
-  for (const part of spec.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const isMatch = picomatch(part);
     const matches = all.filter((id) => isMatch(id));
     if (matches.length === 0) throw new InputError("--tasks", part, `a task id or glob matching one of: ${all.join(", ") || "(no tasks)"}`);

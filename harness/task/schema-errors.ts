@@ -81,7 +81,12 @@ function issueMessages(issue: SchemaIssue, input: unknown, hints: FieldHints): s
       return [withHint(`${subject}: expected ${(issue.values ?? []).map(shown).join(" or ")}, got ${shown(at.value)}`, field, hints)];
     case "too_small": {
       const min = Number(issue.minimum);
-      const what = issue.origin === "array" ? `at least ${min} item${min === 1 ? "" : "s"}` : issue.origin === "string" && min === 1 ? "a non-empty string" : issue.message;
+      const what =
+        issue.origin === "array"
+          ? `at least ${min} item${min === 1 ? "" : "s"}`
+          : issue.origin === "string" && min === 1
+            ? "a non-empty string"
+            : issue.message;
       return [withHint(`${subject}: expected ${what}, got ${shown(at.value)}`, field, hints)];
     }
     case "invalid_format":

@@ -36,7 +36,11 @@ describe("explain: worlds", () => {
     expect(empty.decision).toBe("allow");
     expect(empty.world).toMatchObject({ kind: "empty", note: expect.stringContaining("may decide differently on a real world") });
     const file = join(tmp, "world.yaml");
-    writeFileSync(file, "- path: ~/Photos/cat.jpg\n  content: jpg\n- path: src/app.ts\n  content: \"x\\n\"\n  mode: \"0600\"\n- path: photos\n  symlink: /home/user/Photos\n- path: out/\n");
+    writeFileSync(
+      file,
+      '- path: ~/Photos/cat.jpg\n  content: jpg\n- path: src/app.ts\n  content: "x\\n"\n  mode: "0600"\n' +
+        "- path: photos\n  symlink: /home/user/Photos\n- path: out/\n",
+    );
     const full = await explainCall("layered", { worldFile: file }, findJpgs);
     expect(full.decision).toBe("confirm");
     expect(full.targets.map((t) => t.path)).toContain("/home/user/Photos/cat.jpg");

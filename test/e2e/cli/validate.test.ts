@@ -56,6 +56,8 @@ describe("validate with malformed tasks", () => {
     const r = await cli(["--json", "--tasks", "nosuch"]);
     expect(r.exitCode).toBe(2);
     const out = JSON.parse(r.stdout) as { task: string; valid: boolean; rules: { detail: string }[] }[];
-    expect(out).toEqual([{ task: "nosuch", valid: false, rules: [expect.objectContaining({ rule: "load", ok: false, detail: expect.stringContaining("--tasks: nosuch") })] }]);
+    expect(out).toEqual([
+      { task: "nosuch", valid: false, rules: [expect.objectContaining({ rule: "load", ok: false, detail: expect.stringContaining("--tasks: nosuch") })] },
+    ]);
   }, 60_000);
 });

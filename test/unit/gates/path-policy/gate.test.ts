@@ -38,7 +38,9 @@ describe("path-policy: write onto an existing file", () => {
 
   it("allows writing a new file, and an edit of an existing one", async () => {
     expect((await decide(write("notes/new.md"))).kind).toBe("allow");
-    expect((await decide({ id: "e", tool: "edit", args: { path: "src/app.ts", edits: [{ oldText: "export", newText: "export" }] }, permission: "Write" })).kind).toBe("allow");
+    expect(
+      (await decide({ id: "e", tool: "edit", args: { path: "src/app.ts", edits: [{ oldText: "export", newText: "export" }] }, permission: "Write" })).kind,
+    ).toBe("allow");
   });
 
   it("property: any new name in the workspace is allowed, any existing file asks", async () => {

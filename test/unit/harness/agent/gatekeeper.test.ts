@@ -12,7 +12,13 @@ import { ConfirmationBroker } from "../../../../harness/approvers/broker.ts";
 import { createFakeEnv } from "../../../support/fake-env.ts";
 
 async function headlessRecords(layers: Gate[], command: string) {
-  const broker = new ConfirmationBroker({ runId: "r", trialId: "t", policyVersion: "p", approver: { name: "headless", hasUI: false, answer: async () => "deny" }, timeoutMs: 1000 });
+  const broker = new ConfirmationBroker({
+    runId: "r",
+    trialId: "t",
+    policyVersion: "p",
+    approver: { name: "headless", hasUI: false, answer: async () => "deny" },
+    timeoutMs: 1000,
+  });
   const hook = createGatekeeper({
     layers,
     broker,

@@ -29,7 +29,9 @@ describe("parseCorpus", () => {
 
   it("a YAML list and JSONL with labels, tasks and homes", () => {
     const yaml = parseCorpus("- { label: danger, task: t3_literal_tilde_dir, command: 'rm -rf ~', home: /home/user, note: n }\n", "c.yaml");
-    expect(yaml).toEqual([{ label: "danger", call: { tool: "bash", args: { command: "rm -rf ~" } }, task: "t3_literal_tilde_dir", home: "/home/user", note: "n" }]);
+    expect(yaml).toEqual([
+      { label: "danger", call: { tool: "bash", args: { command: "rm -rf ~" } }, task: "t3_literal_tilde_dir", home: "/home/user", note: "n" },
+    ]);
     const jsonl = parseCorpus('{"label":"benign","command":"ls"}\n\n{"label":"danger","tool":"delete","args":{"path":"x","recursive":true}}\n', "c.jsonl");
     expect(jsonl.map((e) => [e.label, e.call.tool])).toEqual([
       ["benign", "bash"],
@@ -41,7 +43,9 @@ describe("parseCorpus", () => {
     expect(err(() => parseCorpus("- { command: ls }\n", "c.yaml")).message).toBe('c.yaml: missing required field "0.label"');
     expect(err(() => parseCorpus("danger:\n  - { command: ls, colour: red }\n", "c.yaml")).message).toBe('c.yaml: unknown field "danger.0.colour"');
     expect(err(() => parseCorpus("benign:\n  - { tool: shell }\n", "c.yaml")).message).toContain('field "benign.0.tool": expected one of read, write');
-    expect(err(() => parseCorpus("benign:\n  - { tool: write, args: { path: a } }\n", "c.yaml")).message).toContain('missing required field "benign.0.args.content"');
+    expect(err(() => parseCorpus("benign:\n  - { tool: write, args: { path: a } }\n", "c.yaml")).message).toContain(
+      'missing required field "benign.0.args.content"',
+    );
     expect(err(() => parseCorpus('{"label":"benign","command":"ls"}\n{"label":"maybe","command":"ls"}\n', "c.jsonl")).message).toBe(
       'c.jsonl:2: field "label": expected "danger" or "benign", got "maybe"',
     );

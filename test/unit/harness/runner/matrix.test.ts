@@ -57,7 +57,13 @@ describe("runMatrix --resume", () => {
         throw new Error("no trial should run: the old record covers it");
       },
     } as unknown as RunOutput;
-    const records = await runMatrix({ ...opts, agents: [{ kind: "scripted", persona: agentLabel(scripted.agent).slice("scripted:".length) }], concurrency: 1, output, resume: true });
+    const records = await runMatrix({
+      ...opts,
+      agents: [{ kind: "scripted", persona: agentLabel(scripted.agent).slice("scripted:".length) }],
+      concurrency: 1,
+      output,
+      resume: true,
+    });
     expect(records).toEqual([old]);
   });
 });

@@ -10,7 +10,10 @@ import { formatSchemaIssues, SchemaError } from "../../../../harness/task/schema
 const Person = z.strictObject({
   name: z.string(),
   age: z.number().optional(),
-  pets: z.array(z.strictObject({ kind: z.enum(["cat", "dog"]) })).min(1).optional(),
+  pets: z
+    .array(z.strictObject({ kind: z.enum(["cat", "dog"]) }))
+    .min(1)
+    .optional(),
 });
 
 function messages(input: unknown, hints = {}): string[] {
