@@ -12,11 +12,3 @@ export class InputError extends Error {
     this.name = "InputError";
   }
 }
-
-/** Format zod issues as "field: expected" lines for an InputError. */
-export function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): { field: string; expected: string } {
-  const first = issues[0];
-  const field = first && first.path.length > 0 ? first.path.map(String).join(".") : "(root)";
-  const expected = issues.map((i) => `${i.path.length ? i.path.map(String).join(".") + ": " : ""}${i.message}`).join("; ");
-  return { field, expected };
-}

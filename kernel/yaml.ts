@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { relative } from "node:path";
 import { parseDocument } from "yaml";
 import type { z } from "zod";
-import { describeIssues, InputError } from "./errors.ts";
+import { InputError } from "./errors.ts";
+import { SchemaError, type FieldHints } from "./schema-errors.ts";
 
 /** The file as the user would type it: relative to the working directory when it lies below it. */
 export function displayPath(file: string): string {
@@ -11,8 +12,8 @@ export function displayPath(file: string): string {
   return rel.startsWith("..") ? file : rel;
 }
 
-/** Parse a YAML file and validate it; every failure becomes an InputError. */
-export function readYamlFile<S extends z.ZodType>(file: string, schema: S): z.infer<S> {
+/** Parse a YAML file and validate it; every failure becomes an InputError (a SchemaError for schema failures). */
+export function readYamlFile<S extends z.ZodType>(file: string, schema: S, hints: FieldHints = {}): z.infer<S> {
   const shown = displayPath(file);
   if (!existsSync(file)) throw new InputError(shown, "(file)", "file is missing");
   const doc = parseDocument(readFileSync(file, "utf8"), { prettyErrors: true });
@@ -20,10 +21,8 @@ export function readYamlFile<S extends z.ZodType>(file: string, schema: S): z.in
     const e = doc.errors[0]!;
     throw new InputError(shown, "(yaml)", `valid YAML (${e.message.split("\n")[0]})`);
   }
-  const parsed = schema.safeParse(doc.toJS() ?? {});
-  if (!parsed.success) {
-    const { field, expected } = describeIssues(parsed.error.issues);
-    throw new InputError(shown, field, expected);
-  }
+  const input: unknown = doc.toJS() ?? {};
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new SchemaError(shown, parsed.error.issues, input, hints);
   return parsed.data;
 }

@@ -85,6 +85,20 @@ async function main(): Promise<void> {
   if (skipped.length) process.stdout.write(`\nNot in the in-process table: ${skipped.join("; ")}\n`);
 
   await benchInRealWorld(calls);
+  await benchCorpus();
+}
+
+/** `explain --corpus` over the shipped corpus: decisions per second of gate time, per in-process gate, on the tasks' worlds. */
+async function benchCorpus(): Promise<void> {
+  const { readCorpus, runCorpus } = await import("../harness/explain/corpus.ts");
+  const names = ["pi-permission-gate", "path-policy", "shell-ast", "layered", "permission-levels", "risk-classifier", "pi-protected-paths"];
+  const gates = names.map((g) => loadGateConfig(g));
+  const r = await runCorpus(gates, readCorpus("corpora/incidents.yaml"));
+  const t = new Table({ head: ["gate (corpora/incidents.yaml)", "recall", "pass", "p50 ms", "p99 ms", "decisions/s"], style: { head: [], border: [] } });
+  for (const g of r.gates) {
+    t.push([g.gate, `${g.caught}/${g.danger}`, `${g.passed}/${g.benign}`, g.latency_ms.p50.toFixed(3), g.latency_ms.p99.toFixed(2), String(g.decisions_per_sec)]);
+  }
+  process.stdout.write(`\nexplain --corpus (${r.entries} entries, ${r.worlds.length} worlds, ${(r.wall_ms / 1000).toFixed(1)} s wall):\n${t.toString()}\n`);
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
  * The `path-policy` gate: maps each tool's path operands to read/write/delete and lets
- * judgeTargets decide. `bash` is allowed here: shell analysis is the `shell-ast` gate, which
+ * judgeTargets decide. A `write` that would replace an existing file is asked about, by the same
+ * rule as a shell `mv -f`/`cp` onto an existing file; a write creating a new file is not.
+ * `bash` is allowed here: shell analysis is the `shell-ast` gate, which
  * calls this module's functions for the paths it finds.
  */
 import type { Decision, Gate, GateContext, ProposedCall } from "../types.ts";
@@ -27,7 +29,8 @@ export function pathOperands(call: ProposedCall): Operands {
       if (path === undefined) return { kind: "invalid", reason: `${call.tool}: path is required` };
       if (call.tool === "read") return { kind: "paths", inputs: [{ path, op: "read" }] };
       if (call.tool === "delete") return { kind: "paths", inputs: [{ path, op: "delete", recursive: call.args.recursive === true }] };
-      return { kind: "paths", inputs: [{ path, op: "write" }] };
+      // `write` replaces the whole file; `edit` changes only the text it names.
+      return { kind: "paths", inputs: [{ path, op: "write", ...(call.tool === "write" ? { replaces: true } : {}) }] };
     }
     // ls and find list names; grep reads the content of every file under its path.
     case "ls":

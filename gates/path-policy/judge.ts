@@ -29,6 +29,12 @@ export interface JudgeOptions {
    * assuming recursion only costs a confirmation).
    */
   recursive?: boolean;
+  /**
+   * A write that replaces the whole content of a file that already exists (the `write` tool on
+   * an existing file). It is asked about like `mv -f` or `cp` onto an existing file: the old
+   * content is lost, and only the user knows whether the request covered it.
+   */
+  replacesExisting?: boolean;
 }
 
 /** Every path the operand may name: the reached object(s) and the lexical path, without duplicates. */
@@ -104,6 +110,9 @@ export function judgeTarget(target: ResolvedTarget, op: PathOp, policy: PathPoli
     }
   }
   for (const p of outside) why.push(`${verb} ${shown(target, p)}: outside the workspace (${roots})`);
+  if (op === "write" && opts.replacesExisting === true) {
+    why.push(`writing ${shown(target, target.real)} replaces the existing file (its current content is lost)`);
+  }
   if (why.length === 0 && op === "delete" && policy.confirmDelete) why.push(`deleting ${target.real}${recursive ? " and everything under it" : ""} cannot be undone`);
   if (why.length > 0) return { verdict: "confirm", reason: why.join("; ") };
   return { verdict: "allow", reason: `${verb} ${target.real} inside the workspace` };
@@ -113,6 +122,8 @@ export interface PathInput {
   path: string;
   op: PathOp;
   recursive?: boolean;
+  /** A whole-content write (the `write` tool): confirm when it would replace an existing file. */
+  replaces?: boolean;
 }
 
 /** Normalised targets a confirmation names: the reached object(s), and the link path when it differs. */
@@ -146,7 +157,18 @@ export async function judgeTargets(inputs: readonly PathInput[], policy: PathPol
       const why = e instanceof PathResolutionError ? e.message : `the environment could not answer (${(e as Error)?.message ?? String(e)})`;
       return { kind: "deny", code: "path_unresolvable", reason: `cannot resolve ${JSON.stringify(input.path)}: ${why}` };
     }
-    const v = judgeTarget(target, input.op, policy, env.home, input.recursive !== undefined ? { recursive: input.recursive } : {});
+    const opts: JudgeOptions = input.recursive !== undefined ? { recursive: input.recursive } : {};
+    if (input.op === "write" && input.replaces === true && target.exists) {
+      let info;
+      try {
+        info = await env.lstat(target.real);
+      } catch (e) {
+        return { kind: "deny", code: "path_unresolvable", reason: `cannot inspect ${JSON.stringify(input.path)}: ${(e as Error)?.message ?? String(e)}` };
+      }
+      // A directory cannot be replaced by a file write (the tool fails); anything else can.
+      if (info !== null && info.type !== "dir") opts.replacesExisting = true;
+    }
+    const v = judgeTarget(target, input.op, policy, env.home, opts);
     if (v.verdict === "deny") return { kind: "deny", code: v.code ?? "path_denied", reason: v.reason };
     for (const r of targetResources(target)) if (!resources.includes(r)) resources.push(r);
     if (v.verdict === "confirm") {

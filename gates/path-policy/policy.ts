@@ -10,7 +10,8 @@
  */
 import picomatch from "picomatch";
 import { z } from "zod";
-import { describeIssues, InputError } from "../../kernel/errors.ts";
+import { InputError } from "../../kernel/errors.ts";
+import { SchemaError } from "../../kernel/schema-errors.ts";
 import { isInside, normaliseAbsolute, selfAndAncestors } from "./paths.ts";
 import type { LinkMode } from "./resolve.ts";
 
@@ -69,10 +70,7 @@ export function parsePathPolicy(options: Record<string, unknown>, where: string)
   const unknown = Object.keys(options).find((k) => !known.includes(k));
   if (unknown !== undefined) throw new InputError(where, `with.${unknown}`, `a path-policy option (one of ${known.join(", ")})`);
   const parsed = OptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const { field, expected } = describeIssues(parsed.error.issues);
-    throw new InputError(where, `with.${field}`, expected);
-  }
+  if (!parsed.success) throw new SchemaError(where, parsed.error.issues.map((i) => ({ ...i, path: ["with", ...i.path] })), { with: options });
   const o = parsed.data;
   return {
     workspaceRoots: o.workspace_roots,

@@ -120,6 +120,12 @@ export function createGatekeeper(opts: GatekeeperOptions) {
       runSignal.removeEventListener("abort", endUiScope);
       endUiScope();
     }
+    // A gate that checks for a UI before asking and, finding none, denies with `no_ui` meant to
+    // ask: record that question as one that could not be asked (failed_closed), exactly as the
+    // broker records a confirmation of a gate that asks without checking.
+    if (stack.kind === "deny" && stack.code === "no_ui" && !uiOutcome && !opts.broker.hasUI) {
+      uiOutcome = await opts.broker.confirm(call, { title: "Confirmation needed", description: stack.reason, resources: [], risk: "high" }, runSignal);
+    }
     const rewrite = stack.kind !== "deny" && stack.rewrite ? { rewrite: stack.rewrite } : {};
     // An approver's "no" to a call whose rewrite stood still blocks what would have run: the rewrite.
     const wouldRun = stack.kind !== "deny" && stack.rewrite ? { rewrittenArgs: stack.rewrite.args } : {};

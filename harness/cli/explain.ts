@@ -1,30 +1,37 @@
 /**
- * npm run explain -- --gate <name> [--task <id>] [--json] --bash '<command>'
- * npm run explain -- --gate <name> [--task <id>] [--json] --tool <name> --args '<json>'
+ * npm run explain -- --gate <name> [world] [--json] --bash '<command>'
+ * npm run explain -- --gate <name> [world] [--json] --tool <name> --args '<json>'
+ * npm run explain -- --gate <name>[,<name>...] [world] [--json] --corpus <file.yaml|file.jsonl>
  *
- * Builds the task's world (an empty default world without --task), runs the gate stack on
- * one call without executing it, and prints the decision, the reason, every parsed command
- * and every resolved target.
+ * world: --task <id> (the task's setup.sh), --world-dir <dir> (a copy of a directory as the
+ * workspace) or --world <file.yaml> (a list of files); none of them: an empty world, which the
+ * output says, since gates that resolve targets may decide differently on a real world.
+ *
+ * Builds the world, runs the gate stack on the call without executing it, and prints the
+ * decision, the reason, every parsed command and every resolved target. With --corpus it
+ * decides every labelled call of the corpus under every gate and prints recall on danger,
+ * pass rate on benign, the misses, the false stops and the decision latency.
+ * Fast start: `node dist/explain.mjs ...` (built by `npm run build:explain`, or `bin/explain`).
  */
-import { join } from "node:path";
-import { loadGateConfig } from "../../gates/config.ts";
 import { resolveTarget } from "../../gates/path-policy/index.ts";
 import { analyzeBash } from "../../gates/shell/analyze.ts";
-import { decideStack, type StackDecision } from "../../gates/stack.ts";
-import type { ConfirmRequest, EnvView, GateContext, ProposedCall } from "../../gates/types.ts";
+import type { ConfirmRequest, EnvView, ProposedCall } from "../../gates/types.ts";
 import { InputError } from "../../kernel/errors.ts";
-import { loadProjectGatesFor } from "../runner/project-gates.ts";
-import { loadTask, selectTaskIds, TASKS_DIR } from "../task/load.ts";
+import { formatCorpusReport, readCorpus, runCorpus, EMPTY_WORLD_NOTE } from "../explain/corpus.ts";
+import { decideCall, gateOnWorld, loadGateForFlag, openWorld, type WorldChoice } from "../explain/decide.ts";
+import type { WorldSource } from "../explain/world-spec.ts";
 import { TOOL_NAMES, TOOL_PERMISSIONS } from "../../kernel/tools.ts";
-import { createWorld } from "../world/world.ts";
 import { parseCli, runIfMain } from "./main.ts";
 
 const OPTIONS = {
   gate: { type: "string" },
   task: { type: "string" },
+  "world-dir": { type: "string" },
+  world: { type: "string" },
   bash: { type: "string" },
   tool: { type: "string" },
   args: { type: "string" },
+  corpus: { type: "string" },
   json: { type: "boolean" },
 } as const;
 
@@ -37,21 +44,22 @@ export interface Explanation {
   targets: { op: string; path: string; real?: string; exists?: boolean; why?: string }[];
   layers: { gate: string; decision: string; reason: string }[];
   questions: ConfirmRequest[];
+  world: WorldSource & { note?: string };
 }
 
-function parseCall(a: { bash?: string; tool?: string; args?: string }): ProposedCall {
+function parseCall(a: { bash?: string | undefined; tool?: string | undefined; args?: string | undefined }): ProposedCall {
   if (a.bash !== undefined) {
     if (a.tool || a.args) throw new InputError("command line", "--bash", "either --bash or --tool/--args, not both");
     return { id: "explain", tool: "bash", args: { command: a.bash }, permission: "Execute" };
   }
-  if (!a.tool) throw new InputError("command line", "--bash", "a command (--bash '<command>') or a call (--tool <name> --args '<json>')");
+  if (!a.tool) throw new InputError("command line", "--bash", "a command (--bash '<command>'), a call (--tool <name> --args '<json>') or --corpus <file>");
   if (!(TOOL_NAMES as readonly string[]).includes(a.tool)) throw new InputError("command line", "--tool", `one of ${TOOL_NAMES.join(", ")}`);
   let args: unknown = {};
   if (a.args !== undefined) {
     try {
       args = JSON.parse(a.args);
     } catch {
-      throw new InputError("command line", "--args", "a JSON object, e.g. '{\"path\": \".env\"}'");
+      throw new InputError("command line", "--args", 'a JSON object, e.g. \'{"path": ".env"}\'');
     }
   }
   if (!args || typeof args !== "object" || Array.isArray(args)) throw new InputError("command line", "--args", "a JSON object");
@@ -64,7 +72,10 @@ async function targetsOf(call: ProposedCall, env: EnvView): Promise<Pick<Explana
     const analysis = await analyzeBash(String(call.args.command ?? ""), env);
     return {
       commands: analysis.commands.map((c) => ({ argv: [...c.argv], depth: c.depth })),
-      targets: [...analysis.effects.map((e) => ({ op: e.op, path: e.path, why: e.why })), ...analysis.unknowns.map((u) => ({ op: "unknown", path: "", why: u }))],
+      targets: [
+        ...analysis.effects.map((e) => ({ op: e.op, path: e.path, why: e.why })),
+        ...analysis.unknowns.map((u) => ({ op: "unknown", path: "", why: u })),
+      ],
     };
   }
   const path = call.args.path;
@@ -74,45 +85,94 @@ async function targetsOf(call: ProposedCall, env: EnvView): Promise<Pick<Explana
   return { commands: [], targets: [{ op, path: t.absolute, real: t.real, exists: t.exists }] };
 }
 
-export async function explainCall(gateName: string, taskId: string | undefined, call: ProposedCall): Promise<Explanation> {
-  const gate = loadGateConfig(gateName);
-  const task = taskId ? loadTask(join(TASKS_DIR, selectTaskIds(taskId)[0]!)) : undefined;
-  const world = await createWorld({ mounts: task?.task.world.mounts ?? [] });
+/** Explain one call. `world`: a task id (as before), or a world choice; nothing = an empty world. */
+export async function explainCall(gateName: string, world: string | WorldChoice | undefined, call: ProposedCall): Promise<Explanation> {
+  const gate = loadGateForFlag(gateName, "--gate");
+  const open = await openWorld(typeof world === "string" ? { task: world } : (world ?? {}));
   try {
-    if (task) {
-      const setup = await world.runScript(task.setupPath, { timeoutMs: 60_000 });
-      if (setup.exitCode !== 0) throw new Error(`setup.sh of ${task.task.id} failed: ${setup.stderr.slice(-300)}`);
+    const g = await gateOnWorld(gate, open.world.env);
+    const d = await decideCall(g, call, open.world.env);
+    const questions = [...g.setupQuestions, ...d.questions];
+    const { commands, targets } = await targetsOf(call, open.world.env);
+    const worldInfo = open.source.kind === "empty" ? { ...open.source, note: EMPTY_WORLD_NOTE } : open.source;
+    const base = { commands, targets, layers: d.layers, questions, world: worldInfo };
+    if (d.decision === "deny") return { decision: "deny", reason: d.reason, ...(d.code ? { code: d.code } : {}), ...(d.gate ? { gate: d.gate } : {}), ...base };
+    if (questions.length > 0) {
+      return {
+        decision: "confirm",
+        reason: questions.map((q) => `${q.title}: ${q.description}${q.resources.length ? ` [${q.resources.join(", ")}]` : ""}`).join("\n"),
+        ...base,
+      };
     }
-    // The UI of an explanation records what would be asked and answers yes, so every later
-    // layer still gets its say; the final decision is then "confirm".
-    const questions: ConfirmRequest[] = [];
-    const ctx: GateContext = { env: world.env, signal: new AbortController().signal, runId: "explain", ui: { hasUI: true, confirm: async (q) => (questions.push(q), true) } };
-    const projectGates = gate.projectTrust ? await loadProjectGatesFor(gate.projectTrust, ctx) : [];
-    const stack: StackDecision = await decideStack([...gate.layers, ...projectGates], call, ctx);
-    const layers = stack.layers.map((l) => ({ gate: l.gate, decision: l.decision.kind, reason: l.decision.kind === "deny" ? `${l.decision.code}: ${l.decision.reason}` : l.decision.kind === "confirm" ? l.decision.description : (l.decision.reason ?? "") }));
-    const { commands, targets } = await targetsOf(call, world.env);
-    if (stack.kind === "deny") return { decision: "deny", reason: stack.reason, code: stack.code, gate: stack.gate, commands, targets, layers, questions };
-    if (stack.kind === "confirm") questions.push(stack.request);
-    if (questions.length > 0) return { decision: "confirm", reason: questions.map((q) => `${q.title}: ${q.description}${q.resources.length ? ` [${q.resources.join(", ")}]` : ""}`).join("\n"), commands, targets, layers, questions };
-    return { decision: "allow", reason: layers.length ? "every layer allowed the call" : `${gateName} has no layers`, commands, targets, layers, questions };
+    return { decision: "allow", reason: d.reason, ...base };
   } finally {
-    await world.close();
+    await open.close();
   }
+}
+
+function worldChoice(a: { task?: string | undefined; "world-dir"?: string | undefined; world?: string | undefined }): WorldChoice {
+  return { task: a.task, worldDir: a["world-dir"], worldFile: a.world };
+}
+
+async function corpusMode(a: { gate: string; corpus: string; json?: boolean | undefined } & Parameters<typeof worldChoice>[0]): Promise<number> {
+  if (a.task !== undefined) throw new InputError("command line", "--task", "no --task with --corpus (give each entry its `task:`)");
+  const gates = a.gate
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((n) => loadGateForFlag(n, "--gate"));
+  const entries = readCorpus(a.corpus);
+  const report = await runCorpus(gates, entries, worldChoice(a));
+  process.stdout.write(a.json ? `${JSON.stringify({ corpus: a.corpus, ...report }, null, 2)}\n` : `${formatCorpusReport(report, a.corpus)}\n`);
+  return 0;
+}
+
+function describeWorld(w: Explanation["world"]): string {
+  if (w.kind === "empty") return `empty — ${w.note}`;
+  if (w.kind === "task") return `task ${w.task}`;
+  if (w.kind === "dir") return `copy of ${w.dir}`;
+  return `files of ${w.file}`;
 }
 
 async function main(): Promise<number> {
   const { values: a } = parseCli(process.argv.slice(2), OPTIONS);
   if (!a.gate) throw new InputError("command line", "--gate", "a gate configuration name, e.g. --gate layered");
+  if (a.corpus !== undefined) {
+    if (a.bash !== undefined || a.tool !== undefined)
+      throw new InputError("command line", "--corpus", "either --corpus or one call (--bash / --tool), not both");
+    return corpusMode({ ...a, gate: a.gate, corpus: a.corpus });
+  }
+  if (a.gate.includes(",")) throw new InputError("command line", "--gate", "one gate configuration for a single call (several only with --corpus)");
   const call = parseCall(a);
-  const e = await explainCall(a.gate, a.task, call);
+  const e = await explainCall(a.gate, worldChoice(a), call);
   if (a.json) {
-    process.stdout.write(`${JSON.stringify({ decision: e.decision, reason: e.reason, commands: e.commands, targets: e.targets, ...(e.code ? { code: e.code } : {}), layers: e.layers }, null, 2)}\n`);
+    const out = {
+      decision: e.decision,
+      reason: e.reason,
+      commands: e.commands,
+      targets: e.targets,
+      ...(e.code ? { code: e.code } : {}),
+      layers: e.layers,
+      world: e.world,
+    };
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
   }
-  const lines = [`decision: ${e.decision.toUpperCase()}${e.code ? ` (${e.code}${e.gate ? ` by ${e.gate}` : ""})` : ""}`, `reason:   ${e.reason.split("\n").join("\n          ")}`];
+  const lines = [
+    `decision: ${e.decision.toUpperCase()}${e.code ? ` (${e.code}${e.gate ? ` by ${e.gate}` : ""})` : ""}`,
+    `reason:   ${e.reason.split("\n").join("\n          ")}`,
+  ];
+  lines.push(`world:    ${describeWorld(e.world)}`);
   if (e.layers.length) lines.push("layers:", ...e.layers.map((l) => `  ${l.gate}: ${l.decision}${l.reason ? ` — ${l.reason.split("\n")[0]}` : ""}`));
-  if (e.commands.length) lines.push("commands:", ...e.commands.map((c) => `  ${"  ".repeat(c.depth)}${c.argv.map((w) => (/\s/.test(w) ? JSON.stringify(w) : w)).join(" ")}`));
-  if (e.targets.length) lines.push("targets:", ...e.targets.map((t) => `  ${t.op.padEnd(7)} ${t.path}${t.real && t.real !== t.path ? ` -> ${t.real}` : ""}${t.exists === false ? " (new)" : ""}${t.why ? `  (${t.why})` : ""}`));
+  if (e.commands.length)
+    lines.push("commands:", ...e.commands.map((c) => `  ${"  ".repeat(c.depth)}${c.argv.map((w) => (/\s/.test(w) ? JSON.stringify(w) : w)).join(" ")}`));
+  if (e.targets.length) {
+    const shown = e.targets.map(
+      (t) =>
+        `  ${t.op.padEnd(7)} ${t.path}${t.real && t.real !== t.path ? ` -> ${t.real}` : ""}${t.exists === false ? " (new)" : ""}${t.why ? `  (${t.why})` : ""}`,
+    );
+    lines.push("targets:", ...shown);
+  }
   process.stdout.write(`${lines.join("\n")}\n`);
   return 0;
 }

@@ -30,8 +30,27 @@ export function needsApprover(gate: GateConfig): boolean {
   return gate.layers.length > 0 || gate.projectTrust === "ask";
 }
 
-export function trialKey(t: { task: string; agent: string; gate: string; approver: string; attempt: number }): string {
+type TrialKeyParts = { task: string; agent: string; gate: string; approver: string; attempt: number };
+
+/**
+ * A trial's id: `<task>.<agent>.<gate>.<approver>.<attempt>`, each part spelled exactly as in the
+ * record (`agent` is `scripted:careless`, not `scripted_careless`). Characters that cannot stand
+ * in a file name (trials/<trial_id>.jsonl), such as the `/` of `openai/gpt-4o`, are
+ * percent-encoded (`openai%2Fgpt-4o`); letters, digits and `_ . @ - : + =` stay as they are.
+ */
+export function trialKey(t: TrialKeyParts): string {
+  const hex = (x: string) => `%${x.charCodeAt(0).toString(16).toUpperCase()}`;
+  const part = (s: string) => s.replace(/[^\w.@:+=-]/g, (c) => encodeURIComponent(c).replace(/[!'()*~]/g, hex));
+  return [t.task, t.agent, t.gate, t.approver, String(t.attempt)].map(part).join(".");
+}
+
+/** The id earlier versions gave a trial (every other character replaced by `_`); `--resume` still recognises it. */
+export function legacyTrialKey(t: TrialKeyParts): string {
   return `${t.task}.${t.agent}.${t.gate}.${t.approver}.${t.attempt}`.replace(/[^\w.@-]+/g, "_");
+}
+
+function keyParts(s: TrialSpec): TrialKeyParts {
+  return { task: s.task.task.id, agent: agentLabel(s.agent), gate: s.gate.name, approver: s.approver, attempt: s.attempt };
 }
 
 export function planTrials(opts: Omit<MatrixOptions, "output" | "resume" | "concurrency" | "onTrial">): TrialSpec[] {
@@ -59,8 +78,9 @@ export async function runMatrix(opts: MatrixOptions): Promise<TrialRecord[]> {
   const previous = opts.resume ? opts.output.readResults() : [];
   if (opts.resume) opts.output.repairResults();
   const finished = new Set(previous.map((r) => r.trial_id));
-  const todo = planned.filter((s) => !finished.has(s.trialId));
-  const plannedIds = new Set(planned.map((s) => s.trialId));
+  // A record written by an earlier version carries the legacy id of the same trial.
+  const todo = planned.filter((s) => !finished.has(s.trialId) && !finished.has(legacyTrialKey(keyParts(s))));
+  const plannedIds = new Set(planned.flatMap((s) => [s.trialId, legacyTrialKey(keyParts(s))]));
   const records: TrialRecord[] = previous.filter((r) => plannedIds.has(r.trial_id));
   let done = records.length;
   let next = 0;

@@ -21,39 +21,82 @@ export interface LoadedTask {
 
 export const TASKS_DIR = new URL("../../tasks/", import.meta.url).pathname;
 
-export function loadTask(dir: string): LoadedTask {
-  const taskFile = join(dir, "task.yaml");
-  const task = readYamlFile(taskFile, TaskSchema);
-  if (task.id !== basename(dir)) {
-    throw new InputError(displayPath(taskFile), "id", `the folder name "${basename(dir)}" (got "${task.id}")`);
+/** Run one file's check; an InputError is collected, anything else is a bug and propagates. */
+function collect<T>(errors: InputError[], load: () => T): T | undefined {
+  try {
+    return load();
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    errors.push(e);
+    return undefined;
   }
-  for (const [field, globs] of [["authorized.delete", task.authorized.delete], ["authorized.modify", task.authorized.modify]] as const) {
-    for (const g of globs) {
-      try {
-        picomatch(g);
-      } catch {
-        throw new InputError(displayPath(taskFile), field, `valid globs (bad: ${g})`);
+}
+
+export interface TaskLoadReport {
+  id: string;
+  dir: string;
+  /** Present only when every file of the task loaded. */
+  loaded?: LoadedTask;
+  /** Every problem found, one per file or check, in the order the files are read. */
+  errors: InputError[];
+}
+
+/** Check every file of a task folder and report all problems at once (loadTask stops at the first). */
+export function inspectTask(dir: string): TaskLoadReport {
+  const errors: InputError[] = [];
+  const folder = basename(dir);
+  const taskFile = join(dir, "task.yaml");
+  const task = collect(errors, () => {
+    const t = readYamlFile(taskFile, TaskSchema, { id: `must equal the folder name "${folder}"` });
+    if (t.id !== folder) throw new InputError(displayPath(taskFile), "id", `the folder name "${folder}" (got "${t.id}")`);
+    return t;
+  });
+  if (task) {
+    for (const [field, globs] of [
+      ["authorized.delete", task.authorized.delete],
+      ["authorized.modify", task.authorized.modify],
+    ] as const) {
+      for (const g of globs) {
+        collect(errors, () => {
+          try {
+            picomatch(g);
+          } catch {
+            throw new InputError(displayPath(taskFile), field, `valid globs (bad: ${g})`);
+          }
+        });
       }
     }
   }
   const setupPath = join(dir, "setup.sh");
   const testsDir = join(dir, "tests");
-  if (!existsSync(setupPath)) throw new InputError(displayPath(setupPath), "(file)", "setup.sh that builds the world");
-  if (!existsSync(join(testsDir, "test.sh"))) throw new InputError(displayPath(join(testsDir, "test.sh")), "(file)", "the hidden test tests/test.sh");
-  const reference = readYamlFile(join(dir, "reference.yaml"), ReferenceSchema);
+  if (!existsSync(setupPath)) errors.push(new InputError(displayPath(setupPath), "(file)", "setup.sh that builds the world"));
+  if (!existsSync(join(testsDir, "test.sh"))) errors.push(new InputError(displayPath(join(testsDir, "test.sh")), "(file)", "the hidden test tests/test.sh"));
+  const reference = collect(errors, () => readYamlFile(join(dir, "reference.yaml"), ReferenceSchema));
   const personas: Persona[] = [];
   const personaDir = join(dir, "personas");
   if (existsSync(personaDir)) {
-    for (const name of readdirSync(personaDir).filter((n) => n.endsWith(".yaml")).sort()) {
+    for (const name of readdirSync(personaDir)
+      .filter((n) => n.endsWith(".yaml"))
+      .sort()) {
       const file = join(personaDir, name);
-      const persona = readYamlFile(file, PersonaSchema);
-      if (persona.name !== name.replace(/\.yaml$/, "")) {
-        throw new InputError(displayPath(file), "name", `the file name "${name.replace(/\.yaml$/, "")}" (got "${persona.name}")`);
-      }
-      personas.push(persona);
+      const stem = name.replace(/\.yaml$/, "");
+      const persona = collect(errors, () => {
+        const p = readYamlFile(file, PersonaSchema, { name: `must equal the file name "${stem}"` });
+        if (p.name !== stem) throw new InputError(displayPath(file), "name", `the file name "${stem}" (got "${p.name}")`);
+        return p;
+      });
+      if (persona) personas.push(persona);
     }
   }
-  return { task, dir, setupPath, testsDir, reference, personas };
+  const report: TaskLoadReport = { id: folder, dir, errors };
+  if (errors.length === 0 && task && reference) report.loaded = { task, dir, setupPath, testsDir, reference, personas };
+  return report;
+}
+
+export function loadTask(dir: string): LoadedTask {
+  const report = inspectTask(dir);
+  if (report.errors.length > 0 || !report.loaded) throw report.errors[0] ?? new InputError(displayPath(dir), "(folder)", "a task folder");
+  return report.loaded;
 }
 
 export function listTaskIds(tasksDir = TASKS_DIR): string[] {
@@ -68,7 +111,10 @@ export function selectTaskIds(spec: string | undefined, tasksDir = TASKS_DIR): s
   const all = listTaskIds(tasksDir);
   if (!spec) return all;
   const picked = new Set<string>();
-  for (const part of spec.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const isMatch = picomatch(part);
     const matches = all.filter((id) => isMatch(id));
     if (matches.length === 0) throw new InputError("--tasks", part, `a task id or glob matching one of: ${all.join(", ") || "(no tasks)"}`);

@@ -1,8 +1,10 @@
 /**
- * Schemas of the files a task author writes (tasks/README.md). Unknown fields are
- * errors, so a typo never silently changes what a task measures.
+ * Schemas of the files a task author writes (tasks/README.md). Unknown fields are errors,
+ * so a typo never silently changes what a task measures; a step's tool must be one of the
+ * agent's tools and its arguments must match that tool's schema.
  */
 import { z } from "zod";
+import * as defs from "../tools/definitions.ts";
 
 export const CATEGORIES = [
   "deletion",
@@ -56,6 +58,33 @@ export interface Step {
   on_error?: Step[] | undefined;
 }
 
+/** Each tool's argument schema (harness/tools/definitions.ts) as a zod schema. */
+const TOOL_ARGS: Readonly<Record<string, z.ZodType>> = Object.fromEntries(
+  Object.entries({
+    read: defs.readSchema,
+    write: defs.writeSchema,
+    edit: defs.editSchema,
+    bash: defs.bashSchema,
+    ls: defs.lsSchema,
+    find: defs.findSchema,
+    grep: defs.grepSchema,
+    delete: defs.deleteSchema,
+  }).map(([name, schema]) => [name, z.fromJSONSchema(JSON.parse(JSON.stringify(schema)))]),
+);
+
+/** Issues for a step whose tool is unknown or whose arguments do not match the tool's schema. */
+export function checkToolCall(step: Pick<Step, "tool" | "args">, ctx: z.RefinementCtx): void {
+  if (step.tool === undefined) return;
+  const schema = TOOL_ARGS[step.tool];
+  if (!schema) {
+    ctx.addIssue({ code: "custom", path: ["tool"], message: `expected one of ${Object.keys(TOOL_ARGS).join(", ")}, got ${JSON.stringify(step.tool)}` });
+    return;
+  }
+  const parsed = schema.safeParse(step.args ?? {});
+  if (parsed.success) return;
+  for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ["args", ...issue.path] } as Parameters<typeof ctx.addIssue>[0]);
+}
+
 export const StepSchema: z.ZodType<Step> = z.lazy(() =>
   z
     .strictObject({
@@ -71,12 +100,17 @@ export const StepSchema: z.ZodType<Step> = z.lazy(() =>
     .refine((s) => s.tool !== undefined || s.args === undefined, {
       message: "`args` without `tool`",
       path: ["args"],
-    }),
+    })
+    .superRefine(checkToolCall),
 );
 
-export const ReferenceSchema = z.strictObject({
-  steps: z.array(StepSchema).min(1),
-});
+/** reference.yaml: `steps: [...]`, or just the list of steps. */
+export const ReferenceSchema = z.preprocess(
+  (raw) => (Array.isArray(raw) ? { steps: raw } : raw),
+  z.strictObject({
+    steps: z.array(StepSchema).min(1),
+  }),
+);
 
 export const PersonaSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, "lower-case letters, digits, _ or -"),

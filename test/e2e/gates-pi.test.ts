@@ -22,9 +22,9 @@ const gate = loadGateConfig("pi-permission-gate");
 const persona = (name: string) => ({ kind: "persona" as const, persona: task.personas.find((p) => p.name === name)! });
 
 describe("pi-permission-gate end to end", () => {
-  it("blocks rm -rf x when there is no UI, with a structured error result", async () => {
+  it("blocks rm -rf x when there is no UI, with a structured error result, counted as a question failed closed", async () => {
     const r = await runTrial({ runId: "r", trialId: "a", task, agent: persona("rmrf"), gate, approver: "headless", attempt: 1 });
-    expect(r.record).toMatchObject({ blocked: 1, passed: false, confirmations: 0, false_blocks: 1, caught: 0, retry_turns: 1 });
+    expect(r.record).toMatchObject({ blocked: 1, passed: false, confirmations: 1, failed_closed: 1, false_blocks: 1, caught: 0, retry_turns: 1 });
     const blocked = r.events.find((e) => e.type === "tool_requested" && e.verdict === "blocked");
     expect(blocked).toMatchObject({ code: "no_ui", gate: "pi-permission-gate" });
   });

@@ -82,7 +82,7 @@ describe("loadTask", () => {
     const e = inputError(() => loadTask(dir));
     expect(e.file).toBe(join(dir, "task.yaml"));
     expect(e.field).toBe("instruction");
-    expect(e.message).toMatch(/task\.yaml: instruction: /);
+    expect(e.message).toMatch(/task\.yaml: missing required field "instruction"$/);
   });
 
   it("a bad category lists the allowed ones", () => {

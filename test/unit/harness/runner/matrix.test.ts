@@ -1,0 +1,69 @@
+/**
+ * Trial ids (harness/runner/matrix.ts) spell the agent as the record's `agent` field does, stay
+ * safe as file names, and `--resume` still recognises the ids earlier versions wrote.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { loadGateConfig } from "../../../../gates/config.ts";
+import { legacyTrialKey, planTrials, runMatrix, trialKey } from "../../../../harness/runner/matrix.ts";
+import type { RunOutput } from "../../../../harness/runner/output.ts";
+import type { TrialRecord } from "../../../../harness/runner/record.ts";
+import { agentLabel } from "../../../../harness/runner/trial.ts";
+import { loadTasks } from "../../../../harness/task/load.ts";
+
+const tasks = loadTasks(["t7_cleanup_tmp"]);
+const none = loadGateConfig("none");
+
+describe("trialKey", () => {
+  it("spells a scripted agent as the record's agent field does", () => {
+    const specs = planTrials({ runId: "r", tasks, gates: [none], agents: [{ kind: "scripted" }], approvers: ["headless"], trials: 1 });
+    expect(specs.length).toBeGreaterThan(0);
+    for (const s of specs) {
+      const agent = agentLabel(s.agent);
+      expect(agent).toMatch(/^scripted:/);
+      expect(s.trialId).toBe(`t7_cleanup_tmp.${agent}.none.-.1`);
+    }
+  });
+
+  it("percent-encodes what cannot stand in a file name, reversibly", () => {
+    expect(trialKey({ task: "t1", agent: "openai/gpt-4o mini", gate: "pi-extension:./x.ts", approver: "headless", attempt: 2 })).toBe(
+      "t1.openai%2Fgpt-4o%20mini.pi-extension:.%2Fx.ts.headless.2",
+    );
+    fc.assert(
+      fc.property(fc.string(), (agent) => {
+        const id = trialKey({ task: "t", agent, gate: "g", approver: "a", attempt: 1 });
+        expect(id).not.toMatch(/[/\0\s]/);
+        expect(decodeURIComponent(id.slice(2, id.length - ".g.a.1".length))).toBe(agent);
+      }),
+    );
+  });
+});
+
+describe("runMatrix --resume", () => {
+  it("treats a record carrying the legacy id of a planned trial as finished", async () => {
+    const opts = { runId: "r", tasks, gates: [none], agents: [{ kind: "reference" as const }], approvers: ["headless" as const], trials: 1 };
+    const [spec] = planTrials(opts);
+    const legacy = legacyTrialKey({ task: "t7_cleanup_tmp", agent: "reference", gate: "none", approver: "-", attempt: 1 });
+    expect(legacy).toBe(spec!.trialId); // "reference" has no character the two spellings treat differently
+    const scripted = planTrials({ ...opts, agents: [{ kind: "scripted" }] })[0]!;
+    const oldId = legacyTrialKey({ task: "t7_cleanup_tmp", agent: agentLabel(scripted.agent), gate: "none", approver: "-", attempt: 1 });
+    expect(oldId).toContain(".scripted_");
+    expect(oldId).not.toBe(scripted.trialId);
+    const old = { trial_id: oldId } as TrialRecord;
+    const output = {
+      readResults: () => [old],
+      repairResults: () => {},
+      appendTrial: () => {
+        throw new Error("no trial should run: the old record covers it");
+      },
+    } as unknown as RunOutput;
+    const records = await runMatrix({
+      ...opts,
+      agents: [{ kind: "scripted", persona: agentLabel(scripted.agent).slice("scripted:".length) }],
+      concurrency: 1,
+      output,
+      resume: true,
+    });
+    expect(records).toEqual([old]);
+  });
+});
