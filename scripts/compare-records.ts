@@ -3,7 +3,7 @@
  * results.jsonl files (or run directories), matched by trial_id, except the fields that
  * measure time or name the run (duration_ms, gate_ms, run_id by default).
  *
- *   npx tsx scripts/compare-records.ts <before> <after> [--ignore a,b,c]
+ *   npm run compare-records -- <before> <after> [--ignore a,b,c]
  *
  * Exit 0 when identical, 1 with the differences listed, 2 on bad input.
  */
