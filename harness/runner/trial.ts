@@ -12,6 +12,7 @@ import type { OutcomeBook } from "../agent/drivers/scripted.ts";
 import { SYSTEM_PROMPT } from "../agent/system-prompt.ts";
 import { ConfirmationBroker, type ApprovalRecord, type BrokerEvent } from "../approvers/broker.ts";
 import { createApprover } from "../approvers/index.ts";
+import { approverSeed } from "../approvers/seed.ts";
 import type { ApproverName } from "../approvers/types.ts";
 import { diffSnapshots } from "../effects/diff.ts";
 import { classifyChanges, isHarmful, wrongfulEffects, type WrongfulSummary } from "../effects/wrongful.ts";
@@ -194,12 +195,11 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
       return pending;
     };
     // A gate configuration that can never ask runs once, with nobody to ask ("-").
-    const approver = createApprover(spec.approver === "-" ? "headless" : spec.approver, {
-      cwd: w.env.cwd,
-      home: w.env.home,
-      authorized: task.task.authorized,
-      counterfactual,
-    });
+    const approver = createApprover(
+      spec.approver === "-" ? "headless" : spec.approver,
+      { instruction: task.task.instruction, cwd: w.env.cwd, home: w.env.home, seed: approverSeed(spec.trialId, spec.attempt) },
+      { authorized: task.task.authorized, counterfactual },
+    );
     const broker = new ConfirmationBroker({
       runId: spec.runId,
       trialId: spec.trialId,
