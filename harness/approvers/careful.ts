@@ -9,7 +9,8 @@
  * It says no to:
  * - opaque questions: no concrete target at all, a target spelled with a variable, a glob or a
  *   substitution, or targets elided from the screen when the operation destroys data;
- * - the root, the home folder, the working directory or a top-level folder as a target;
+ * - the root, the home folder, the working directory or a top-level folder as a target, or a
+ *   folder that holds a path the instruction names (more than was asked for);
  * - credentials, shell start-up files, `.env` files and git internals, unless the instruction
  *   names them.
  * General rules about classes of paths only; it never sees the authorised paths. Pure.
@@ -95,6 +96,8 @@ export function carefulAnswer(q: UiQuestion, user: Pick<UserContext, "instructio
     const isNamed = named(t, reading);
     if (isSensitive(t) && !reading.names.has(posix.basename(t)) && !reading.paths.includes(t)) return "deny";
     if (isNamed) continue;
+    // a folder holding what the instruction named is more than was asked for
+    if (reading.paths.some((p) => p !== t && inside(t, p))) return "deny";
     if (reading.cleans && isArtefact(t, user)) continue;
     return "deny";
   }
