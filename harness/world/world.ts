@@ -13,6 +13,7 @@ import { runBwrap } from "./run-sandboxed.ts";
 import { normaliseProfile, resolveProfile, type ProfileOption } from "./strict-profile.ts";
 import { copyTrialDir, createTrialDir, DEFAULT_TRIALS_DIR, removeTrialDir, type TrialDir } from "./trial-dir.ts";
 import { HOME, WORKSPACE, type ExecResult, type OpResult, type Snapshot, type SnapshotEntry, type World, type WorldFs, type WorldLimits } from "./types.ts";
+import { refreshGitIndexes } from "./git-index.ts";
 
 /**
  * Trial dirs still on disk. A run stopped by a signal exits without awaiting close(): whatever
@@ -346,7 +347,7 @@ export async function createWorld(opts: CreateWorldOptions = {}): Promise<TrialW
 export async function cloneWorld(world: World, overrides: Partial<CreateWorldOptions> = {}): Promise<TrialWorld> {
   if (!(world instanceof BwrapWorld)) throw new Error("cloneWorld needs a world made by createWorld");
   const options = { ...world.options, ...overrides };
-  return startWorld(await copyTrialDir(world.trial, options.parentDir ?? path.dirname(world.dir)), options);
+  return refreshGitIndexes(await startWorld(await copyTrialDir(world.trial, options.parentDir ?? path.dirname(world.dir)), options));
 }
 
 /**
