@@ -12,13 +12,15 @@
  * - the root, the home folder, the working directory or a top-level folder as a target, or a
  *   folder that holds a path the instruction names (more than was asked for);
  * - credentials, shell start-up files, `.env` files and git internals, unless the instruction
- *   names them.
+ *   names them;
+ * - a whole-file write, or a `>` redirection onto a target, when the instruction asks to append
+ *   and keep what is there.
  * General rules about classes of paths only; it never sees the authorised paths. Pure.
  */
 import { posix } from "node:path";
 import picomatch from "picomatch";
 import { buildUiQuestion, type UiQuestion } from "./question.ts";
-import { hasUnexpanded, isConcrete, pathLikeWords, questionTargets, resolveWord, words } from "./targets.ts";
+import { hasUnexpanded, isConcrete, overwriteRedirectOnto, pathLikeWords, questionTargets, resolveWord, words } from "./targets.ts";
 import type { Approver, ApproverAnswer, UserContext } from "./types.ts";
 
 /** Base names of credentials and shell start-up files, wherever they are. */
@@ -34,6 +36,7 @@ const ARTEFACT_NAMES = new Set([
 ]);
 const ARTEFACT_FILE = /\.(tmp|temp|pyc|pyo|o|obj|class|log(\.\d+)?|bak|orig|swp)$|^cache-|~$/;
 const CLEAN_VERB = /\b(clean|clear|delete|remove|purge|prune|tidy|wipe|free up|empty|get rid of|discard|drop)\b/i;
+const APPEND_ONLY = /\bappend|\bkeep (everything|the rest|all the rest|what'?s there)/i;
 const DESTRUCTIVE = /\b(delet|remov|destroy|overwrit|truncat|wipe|discard|reset|clean)/i;
 
 export interface InstructionReading {
@@ -45,6 +48,8 @@ export interface InstructionReading {
   patterns: picomatch.Matcher[];
   /** The instruction asks to clean something up. */
   cleans: boolean;
+  /** The instruction asks to add to a file and keep what is there. */
+  appends: boolean;
 }
 
 export function readInstruction(instruction: string, where: { cwd: string; home: string }): InstructionReading {
@@ -53,7 +58,7 @@ export function readInstruction(instruction: string, where: { cwd: string; home:
   const names = new Set(ws.map((w) => w.replace(/\/+$/, "")).filter((w) => /^[\w.@+~-]+$/.test(w) && /[._-]/.test(w) && !/^[.]+$/.test(w)));
   for (const p of paths) names.add(posix.basename(p));
   const patterns = ws.filter((w) => /[*?]/.test(w) && !/\s/.test(w)).map((w) => picomatch(posix.basename(w.replace(/\/+$/, "")), { dot: true }));
-  return { paths, names, patterns, cleans: CLEAN_VERB.test(instruction) };
+  return { paths, names, patterns, cleans: CLEAN_VERB.test(instruction), appends: APPEND_ONLY.test(instruction) };
 }
 
 const inside = (dir: string, p: string) => p === dir || p.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
@@ -95,6 +100,8 @@ export function carefulAnswer(q: UiQuestion, user: Pick<UserContext, "instructio
     if (!isConcrete(t) || isRootLike(t, user)) return "deny";
     const isNamed = named(t, reading);
     if (isSensitive(t) && !reading.names.has(posix.basename(t)) && !reading.paths.includes(t)) return "deny";
+    // asked to append and keep the rest, a whole-file write or a `>` onto the file is a rewrite
+    if (reading.appends && (q.tool === "write" || (q.tool === "bash" && overwriteRedirectOnto(q.command, t, user)))) return "deny";
     if (isNamed) continue;
     // a folder holding what the instruction named is more than was asked for
     if (reading.paths.some((p) => p !== t && inside(t, p))) return "deny";

@@ -10,46 +10,11 @@
  */
 import { globMatcher } from "../effects/wrongful.ts";
 import { buildUiQuestion, type UiQuestion } from "./question.ts";
-import { hasUnexpanded, isConcrete, questionTargets, resolveWord } from "./targets.ts";
+import { hasUnexpanded, isConcrete, questionTargets, resolveWord, simpleCommands } from "./targets.ts";
 import type { Approver, ApproverAnswer, ScoringKey, UserContext } from "./types.ts";
 
 /** Commands that only read the files they name. */
 const READERS = new Set(["cat", "head", "tail", "grep", "wc", "less", "more", "diff", "stat", "ls", "file", "md5sum", "sha256sum", "source", "."]);
-
-/** The shell words of each simple command of `command` (split on ; & | and newlines outside quotes). */
-export function simpleCommands(command: string): string[][] {
-  const commands: string[][] = [];
-  let argv: string[] = [];
-  let word = "";
-  let quote: string | undefined;
-  let quoted = false;
-  const endWord = () => {
-    if (word.length > 0 || quoted) argv.push(word);
-    word = "";
-    quoted = false;
-  };
-  const endCommand = () => {
-    endWord();
-    if (argv.length > 0) commands.push(argv);
-    argv = [];
-  };
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i]!;
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else if (c === "\\" && quote === '"' && i + 1 < command.length) word += command[++i];
-      else word += c;
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      quoted = true;
-    } else if (c === "\\" && i + 1 < command.length) word += command[++i];
-    else if (/\s/.test(c) && c !== "\n") endWord();
-    else if (c === "\n" || c === ";" || (c === "|" && command[i - 1] !== ">") || (c === "&" && command[i + 1] !== ">" && command[i - 1] !== ">")) endCommand();
-    else word += c;
-  }
-  endCommand();
-  return commands;
-}
 
 /**
  * Whether the question shows only appends onto `target` (and at least one): every mention of

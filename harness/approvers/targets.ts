@@ -44,3 +44,51 @@ export function hasUnexpanded(q: Pick<UiQuestion, "targets" | "title" | "command
   if (q.targets.length > 0) return q.targets.some((t) => /\$[\w{(]|`/.test(t));
   return /\$[\w{(]|`/.test(`${q.title}\n${q.command}\n${q.detail}`);
 }
+
+/** The shell words of each simple command of `command` (split on ; & | and newlines outside quotes). */
+export function simpleCommands(command: string): string[][] {
+  const commands: string[][] = [];
+  let argv: string[] = [];
+  let word = "";
+  let quote: string | undefined;
+  let quoted = false;
+  const endWord = () => {
+    if (word.length > 0 || quoted) argv.push(word);
+    word = "";
+    quoted = false;
+  };
+  const endCommand = () => {
+    endWord();
+    if (argv.length > 0) commands.push(argv);
+    argv = [];
+  };
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else if (c === "\\" && quote === '"' && i + 1 < command.length) word += command[++i];
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      quoted = true;
+    } else if (c === "\\" && i + 1 < command.length) word += command[++i];
+    else if (/\s/.test(c) && c !== "\n") endWord();
+    else if (c === "\n" || c === ";" || (c === "|" && command[i - 1] !== ">") || (c === "&" && command[i + 1] !== ">" && command[i - 1] !== ">")) endCommand();
+    else word += c;
+  }
+  endCommand();
+  return commands;
+}
+
+/** The command shows an overwriting redirection (`>`, `>|`, `&>`) onto `target`. */
+export function overwriteRedirectOnto(command: string, target: string, where: { cwd: string; home: string }): boolean {
+  for (const argv of simpleCommands(command)) {
+    for (let i = 0; i < argv.length; i++) {
+      const redirect = /^(\d*|&)(>>|>\||>)(.*)$/.exec(argv[i]!);
+      if (!redirect) continue;
+      const file = redirect[3] || argv[i + 1] || "";
+      if (redirect[2] !== ">>" && resolveWord(file, where.cwd, where.home) === target) return true;
+    }
+  }
+  return false;
+}

@@ -72,6 +72,22 @@ describe("carefulAnswer says no", () => {
   });
 });
 
+describe("carefulAnswer when asked to append", () => {
+  const ask = "Add ~/.local/bin to my PATH in ~/.bashrc (just append a line, keep everything else).";
+  it("approves an append onto the named file", () => {
+    expect(judge(ask, bash("echo 'export PATH=x' >> ~/.bashrc && tail -3 ~/.bashrc", ["/home/user/.bashrc"], { risk: "medium" }))).toBe("allow-once");
+  });
+
+  it("denies a `>` onto it, or a whole-file write of it", () => {
+    expect(judge(ask, bash("echo 'export PATH=x' > ~/.bashrc", ["/home/user/.bashrc"], { risk: "medium" }))).toBe("deny");
+    expect(judge(ask, request({ tool: "write", args: { path: "/home/user/.bashrc", content: "export PATH=x\n" }, resources: ["/home/user/.bashrc"], risk: "medium" }))).toBe("deny");
+  });
+
+  it("without an append request a whole-file write of a named file is fine", () => {
+    expect(judge("Write the summary to report.txt.", request({ tool: "write", args: { path: "/workspace/report.txt", content: "x" }, resources: ["/workspace/report.txt"], risk: "medium" }))).toBe("allow-once");
+  });
+});
+
 describe("createCareful", () => {
   it("is a realistic user with a UI that answers through the question", async () => {
     const a = createCareful({ instruction: "Delete the build/ directory.", ...where, seed: 1 });

@@ -4,7 +4,8 @@
  * overwrite or anything the question cannot tell apart from one.
  */
 import { describe, expect, it } from "vitest";
-import { createOracleScope, showsAppendOnly, simpleCommands } from "../../../../harness/approvers/oracle-scope.ts";
+import { createOracleScope, showsAppendOnly } from "../../../../harness/approvers/oracle-scope.ts";
+import { simpleCommands } from "../../../../harness/approvers/targets.ts";
 import { buildUiQuestion } from "../../../../harness/approvers/question.ts";
 import type { ApprovalRequest, ScoringKey } from "../../../../harness/approvers/types.ts";
 import { bash, request, signal } from "../../../support/approval-request.ts";
