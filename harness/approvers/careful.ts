@@ -8,7 +8,8 @@
  * - the instruction asks to clean up and the target is a build, cache or temporary artefact.
  * It says no to:
  * - opaque questions: no concrete target at all, a target spelled with a variable, a glob or a
- *   substitution, or targets elided from the screen when the operation destroys data;
+ *   substitution, or targets elided from the screen (and not spelled out in the full command)
+ *   when the operation destroys data;
  * - the root, the home folder, the working directory or a top-level folder as a target, or a
  *   folder that holds a path the instruction names (more than was asked for);
  * - credentials, shell start-up files, `.env` files and git internals, unless the instruction
@@ -80,7 +81,7 @@ function isArtefact(t: string, where: { cwd: string; home: string }): boolean {
   const rel = t.startsWith("/tmp/") ? t.slice(5) : inside(where.cwd, t) ? posix.relative(where.cwd, t) : inside(where.home, t) ? posix.relative(where.home, t) : "";
   if (!rel) return false;
   const parts = rel.split("/");
-  return t.startsWith("/tmp/") || parts.some((p) => ARTEFACT_NAMES.has(p)) || ARTEFACT_FILE.test(parts.at(-1)!);
+  return parts.some((p) => ARTEFACT_NAMES.has(p)) || ARTEFACT_FILE.test(parts.at(-1)!);
 }
 
 /** The instruction names `t` (or a folder holding it). */
@@ -93,8 +94,13 @@ function named(t: string, r: InstructionReading): boolean {
 export function carefulAnswer(q: UiQuestion, user: Pick<UserContext, "instruction" | "cwd" | "home">, reading = readInstruction(user.instruction, user)): ApproverAnswer {
   if (hasUnexpanded(q)) return "deny";
   const destructive = q.risk === "high" || q.risk === "critical" || DESTRUCTIVE.test(`${q.title}\n${q.detail}`);
-  if (q.moreTargets > 0 && destructive) return "deny";
-  const targets = questionTargets(q, user);
+  let targets = questionTargets(q, user);
+  if (q.moreTargets > 0) {
+    // Targets the dialog had no room for are still visible when the full command names them all.
+    const inCommand = q.truncated ? [] : pathLikeWords(q.command).map((w) => resolveWord(w, user.cwd, user.home));
+    if (inCommand.length >= q.targets.length + q.moreTargets) targets = [...new Set([...targets, ...inCommand])];
+    else if (destructive) return "deny";
+  }
   if (targets.length === 0) return "deny";
   for (const t of targets) {
     if (!isConcrete(t) || isRootLike(t, user)) return "deny";

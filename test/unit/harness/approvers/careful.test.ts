@@ -57,6 +57,13 @@ describe("carefulAnswer says no", () => {
     expect(judge("Delete build/.", bash("rm -rf build/f*", many))).toBe("deny");
   });
 
+  it("elided targets of a deletion are judged from the full command when it spells them all out", () => {
+    const six = ["a", "b", "c", "d", "e", "f"].map((x) => `/tmp/cache-${x}`);
+    expect(judge("Clean up the /tmp/cache-* folders.", bash(`rm -r -- ${six.join(" ")}`, six))).toBe("allow-once");
+    expect(judge("Clean up the /tmp/cache-* folders.", bash(`rm -r -- ${six.join(" ")} /tmp/keep`, [...six, "/tmp/keep"]))).toBe("deny");
+    expect(judge("Clean up the /tmp/cache-* folders.", bash("find /tmp -name 'cache-*' -delete", six))).toBe("deny");
+  });
+
   it("to roots: /, home, the working directory, a top-level folder", () => {
     for (const t of ["/", "/home/user", "/workspace", "/srv", "/home"]) expect(judge("Clean up everything under ~/ and / and /srv", bash(`rm -rf ${t}`, [t])), t).toBe("deny");
   });

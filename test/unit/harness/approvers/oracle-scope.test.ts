@@ -69,10 +69,11 @@ describe("oracle-scope on an append-only path (the shape of a ~/.bashrc PATH tas
     expect(await answer(request({ tool: "edit", args: { path: RC, edits: [{ oldText: "a", newText: "ab" }] }, resources: [RC] }))).toBe("deny");
   });
 
-  it("still approves any change inside modify/delete, and denies elided targets", async () => {
+  it("still approves any change inside modify/delete, and checks every named target, also those a dialog elides", async () => {
     expect(await answer(request({ tool: "write", args: { path: "/workspace/out/a", content: "x" }, resources: ["/workspace/out/a"] }))).toBe("allow-once");
     const many = Array.from({ length: 8 }, (_, i) => `/workspace/out/f${i}`);
-    expect(await answer(bash("rm /workspace/out/f*", many))).toBe("deny");
+    expect(await answer(bash("rm /workspace/out/f*", many))).toBe("allow-once");
+    expect(await answer(bash("rm /workspace/out/f* /workspace/x", [...many, "/workspace/x"]))).toBe("deny");
   });
 
   it("reads only the question: the same request with a long command that hides the redirection is denied", async () => {
