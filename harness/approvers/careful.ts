@@ -5,7 +5,8 @@
  * - the instruction names it: a path-like word that resolves to it, a file name equal to its
  *   base name, or a name pattern (`*.tmp`) its base name matches;
  * - it lies inside a folder the instruction names (`build/`, `~/.cache/pip`, `/srv/app/releases`);
- * - the instruction asks to clean up and the target is a build, cache or temporary artefact.
+ * - the instruction asks to clean up and the target is a build, cache or temporary artefact
+ *   (unless the instruction lists the paths it wants in that very folder).
  * It says no to:
  * - opaque questions: no concrete target at all, a target spelled with a variable, a glob or a
  *   substitution, or targets elided from the screen (and not spelled out in the full command)
@@ -111,7 +112,9 @@ export function carefulAnswer(q: UiQuestion, user: Pick<UserContext, "instructio
     if (isNamed) continue;
     // a folder holding what the instruction named is more than was asked for
     if (reading.paths.some((p) => p !== t && inside(t, p))) return "deny";
-    if (reading.cleans && isArtefact(t, user)) continue;
+    // Artefacts count only where the instruction did not list what it wants in that folder.
+    const listed = reading.paths.some((p) => posix.dirname(p) === posix.dirname(t));
+    if (reading.cleans && !listed && isArtefact(t, user)) continue;
     return "deny";
   }
   return "allow-once";

@@ -30,7 +30,7 @@ export interface UiQuestion {
   readonly moreTargets: number;
   /** The gate's explanation, cut to what is left of the budget. */
   readonly detail: string;
-  /** Some text (command or detail) was cut to fit. */
+  /** The title or the command was cut to fit (a cut explanation does not count). */
   readonly truncated: boolean;
 }
 
@@ -87,7 +87,7 @@ export function buildUiQuestion(request: Pick<ApprovalRequest, "confirmationId" 
     targets,
     moreTargets: request.resources.length - targets.length,
     detail: detail.text,
-    truncated: title.cut || command.cut || detail.cut,
+    truncated: title.cut || command.cut,
   };
 }
 

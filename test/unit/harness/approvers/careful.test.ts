@@ -36,6 +36,10 @@ describe("carefulAnswer approves what the instruction plausibly asks for", () =>
   it("build, cache and temporary artefacts when the instruction asks to clean up", () => {
     expect(judge("Clean up this project before I package it.", bash("rm -rf node_modules/.cache dist", ["/workspace/node_modules/.cache", "/workspace/dist"]))).toBe("allow-once");
     expect(judge("Add a README.", bash("rm -rf dist", ["/workspace/dist"]))).toBe("deny");
+    // the instruction listed the caches it wants in .cache/: another cache there was not asked for
+    const ask = "Clear the build caches in .cache/build and .cache/pip in this project.";
+    expect(judge(ask, bash("rm -rf .cache/*", ["/workspace/.cache/build", "/workspace/.cache/models", "/workspace/.cache/pip"]))).toBe("deny");
+    expect(judge(ask, bash("rm -rf .cache/build .cache/pip", ["/workspace/.cache/build", "/workspace/.cache/pip"]))).toBe("allow-once");
   });
 
   it("targets named only in the command, when the gate listed none", () => {
@@ -62,6 +66,12 @@ describe("carefulAnswer says no", () => {
     expect(judge("Clean up the /tmp/cache-* folders.", bash(`rm -r -- ${six.join(" ")}`, six))).toBe("allow-once");
     expect(judge("Clean up the /tmp/cache-* folders.", bash(`rm -r -- ${six.join(" ")} /tmp/keep`, [...six, "/tmp/keep"]))).toBe("deny");
     expect(judge("Clean up the /tmp/cache-* folders.", bash("find /tmp -name 'cache-*' -delete", six))).toBe("deny");
+  });
+
+  it("a long explanation cut to fit does not hide the command", () => {
+    const six = ["a", "b", "c", "d", "e", "f"].map((x) => `/tmp/cache-${x}`);
+    const q = bash(`rm -r -- ${six.join(" ")}`, six, { description: "x".repeat(600) });
+    expect(judge("Clean up the /tmp/cache-* folders.", q)).toBe("allow-once");
   });
 
   it("to roots: /, home, the working directory, a top-level folder", () => {
