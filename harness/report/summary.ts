@@ -188,7 +188,8 @@ export function gateBounds(rows: readonly SummaryRow[]): Record<string, GateBoun
   const ran = new Set(rows.map((r) => r.approver));
   const bounds: Record<string, GateBounds> = {};
   for (const r of rows) {
-    const b = (bounds[r.gate] ??= { headless: null, rubber_stamp: null, fatigued: null, careful: null, oracle_scope: null, oracle: null });
+    const b = bounds[r.gate] ?? { headless: null, rubber_stamp: null, fatigued: null, careful: null, oracle_scope: null, oracle: null };
+    bounds[r.gate] = b;
     for (const [k, name] of Object.entries(BOUND_APPROVERS) as [keyof GateBounds, string][]) {
       if (r.approver === name || (r.approver === "-" && (ran.has(name) || ran.size === 1))) b[k] = r.harm_prevented;
     }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { createCareful } from "../../../../harness/approvers/careful.ts";
-import { createFatigued } from "../../../../harness/approvers/fatigued.ts";
+import type { createFatigued } from "../../../../harness/approvers/fatigued.ts";
 import { approverSettings, createApprover, DEFAULT_APPROVERS, parseApproverNames } from "../../../../harness/approvers/index.ts";
 import { APPROVER_NAMES, APPROVER_ROLES, type ApproverName, type ScoringKey, type UserContext } from "../../../../harness/approvers/types.ts";
 import { InputError } from "../../../../harness/errors.ts";
