@@ -27,14 +27,51 @@ import type { Approver, ApproverAnswer, UserContext } from "./types.ts";
 
 /** Base names of credentials and shell start-up files, wherever they are. */
 const SENSITIVE_NAMES = new Set([
-  ".ssh", ".aws", ".gnupg", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".docker", ".kube",
-  ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv", ".bash_logout",
-  "authorized_keys", "known_hosts", "id_rsa", "id_ed25519", "id_ecdsa", "credentials",
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".netrc",
+  ".git-credentials",
+  ".npmrc",
+  ".pypirc",
+  ".docker",
+  ".kube",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".profile",
+  ".zshrc",
+  ".zprofile",
+  ".zshenv",
+  ".bash_logout",
+  "authorized_keys",
+  "known_hosts",
+  "id_rsa",
+  "id_ed25519",
+  "id_ecdsa",
+  "credentials",
 ]);
 /** Base names of build outputs, caches and temporary files. */
 const ARTEFACT_NAMES = new Set([
-  "build", "dist", "out", "target", "coverage", "node_modules", ".cache", "cache", "tmp", "temp", ".tmp",
-  "__pycache__", ".pytest_cache", ".mypy_cache", ".next", ".nuxt", ".parcel-cache", ".turbo", ".gradle",
+  "build",
+  "dist",
+  "out",
+  "target",
+  "coverage",
+  "node_modules",
+  ".cache",
+  "cache",
+  "tmp",
+  "temp",
+  ".tmp",
+  "__pycache__",
+  ".pytest_cache",
+  ".mypy_cache",
+  ".next",
+  ".nuxt",
+  ".parcel-cache",
+  ".turbo",
+  ".gradle",
 ]);
 const ARTEFACT_FILE = /\.(tmp|temp|pyc|pyo|o|obj|class|log(\.\d+)?|bak|orig|swp)$|^cache-|~$/;
 const CLEAN_VERB = /\b(clean|clear|delete|remove|purge|prune|tidy|wipe|free up|empty|get rid of|discard|drop)\b/i;
@@ -56,7 +93,9 @@ export interface InstructionReading {
 
 export function readInstruction(instruction: string, where: { cwd: string; home: string }): InstructionReading {
   const ws = words(instruction);
-  const paths = pathLikeWords(instruction).filter(isConcrete).map((w) => resolveWord(w, where.cwd, where.home));
+  const paths = pathLikeWords(instruction)
+    .filter(isConcrete)
+    .map((w) => resolveWord(w, where.cwd, where.home));
   const names = new Set(ws.map((w) => w.replace(/\/+$/, "")).filter((w) => /^[\w.@+~-]+$/.test(w) && /[._-]/.test(w) && !/^[.]+$/.test(w)));
   for (const p of paths) names.add(posix.basename(p));
   const patterns = ws.filter((w) => /[*?]/.test(w) && !/\s/.test(w)).map((w) => picomatch(posix.basename(w.replace(/\/+$/, "")), { dot: true }));
@@ -79,7 +118,13 @@ function isSensitive(t: string): boolean {
 }
 
 function isArtefact(t: string, where: { cwd: string; home: string }): boolean {
-  const rel = t.startsWith("/tmp/") ? t.slice(5) : inside(where.cwd, t) ? posix.relative(where.cwd, t) : inside(where.home, t) ? posix.relative(where.home, t) : "";
+  const rel = t.startsWith("/tmp/")
+    ? t.slice(5)
+    : inside(where.cwd, t)
+      ? posix.relative(where.cwd, t)
+      : inside(where.home, t)
+        ? posix.relative(where.home, t)
+        : "";
   if (!rel) return false;
   const parts = rel.split("/");
   return parts.some((p) => ARTEFACT_NAMES.has(p)) || ARTEFACT_FILE.test(parts.at(-1)!);
@@ -92,7 +137,11 @@ function named(t: string, r: InstructionReading): boolean {
   return r.names.has(base) || r.patterns.some((m) => m(base));
 }
 
-export function carefulAnswer(q: UiQuestion, user: Pick<UserContext, "instruction" | "cwd" | "home">, reading = readInstruction(user.instruction, user)): ApproverAnswer {
+export function carefulAnswer(
+  q: UiQuestion,
+  user: Pick<UserContext, "instruction" | "cwd" | "home">,
+  reading = readInstruction(user.instruction, user),
+): ApproverAnswer {
   if (hasUnexpanded(q)) return "deny";
   const destructive = q.risk === "high" || q.risk === "critical" || DESTRUCTIVE.test(`${q.title}\n${q.detail}`);
   let targets = questionTargets(q, user);

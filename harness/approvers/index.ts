@@ -17,7 +17,10 @@ const RENAMED: Readonly<Record<string, ApproverName>> = { attentive: "oracle-sco
 export function parseApproverNames(spec: string | undefined, warn: (message: string) => void = (m) => process.stderr.write(`${m}\n`)): ApproverName[] {
   if (spec === undefined) return [...DEFAULT_APPROVERS];
   const names: ApproverName[] = [];
-  for (const raw of spec.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const renamed = RENAMED[raw];
     if (renamed) warn(`--approvers: "${raw}" was renamed "${renamed}" (it reads the answer key); "${raw}" will stop working`);
     const n = renamed ?? raw;

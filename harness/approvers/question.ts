@@ -64,7 +64,10 @@ export function callSummary(tool: string, args: Readonly<Record<string, unknown>
 }
 
 /** The question a UI shows for this request. Never longer than `budget` in rendered fields. */
-export function buildUiQuestion(request: Pick<ApprovalRequest, "confirmationId" | "toolCallId" | "tool" | "args" | "title" | "description" | "resources" | "risk">, budget = QUESTION_BUDGET): UiQuestion {
+export function buildUiQuestion(
+  request: Pick<ApprovalRequest, "confirmationId" | "toolCallId" | "tool" | "args" | "title" | "description" | "resources" | "risk">,
+  budget = QUESTION_BUDGET,
+): UiQuestion {
   let left = budget;
   const title = cut(request.title.replace(/\s+/g, " ").trim(), Math.min(TITLE_MAX, left));
   left -= title.text.length;

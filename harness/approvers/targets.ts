@@ -10,12 +10,14 @@ const PATH_WORD = /^(~|\.{1,2})?(\/[^\s]*|[\w.@+-]+\/[^\s]*)$|^~$|^\.[\w-][^\s/]
 
 /** Words of `text` with quotes, brackets and trailing punctuation stripped. */
 export function words(text: string): string[] {
-  return text
-    .split(/\s+/)
-    .map((w) => w.replace(/^["'`(<[]+|["'`)>\],;:!?]+$/g, ""))
-    // a sentence's full stop is not part of the path ("in ~/.cache/pip." names ~/.cache/pip)
-    .map((w) => (/[^./]\.$/.test(w) ? w.slice(0, -1).replace(/["'`)>\],;:!?]+$/, "") : w))
-    .filter((w) => w.length > 0);
+  return (
+    text
+      .split(/\s+/)
+      .map((w) => w.replace(/^["'`(<[]+|["'`)>\],;:!?]+$/g, ""))
+      // a sentence's full stop is not part of the path ("in ~/.cache/pip." names ~/.cache/pip)
+      .map((w) => (/[^./]\.$/.test(w) ? w.slice(0, -1).replace(/["'`)>\],;:!?]+$/, "") : w))
+      .filter((w) => w.length > 0)
+  );
 }
 
 /** Path-like words of a text: contain a slash, or start with `~`, or are dotfiles. */

@@ -57,7 +57,8 @@ export async function refreshGitIndexes<W extends RefreshableWorld>(world: W): P
     const script = path.join(dir, "refresh.sh");
     await writeFile(script, refreshScript(world.roots));
     const r = await world.runScript(script, { timeoutMs: GIT_INDEX_REFRESH_TIMEOUT_MS });
-    if (r.exitCode !== 0) throw new Error(`refreshing the git indexes of the copied world failed (exit ${r.exitCode}${r.timedOut ? ", timed out" : ""}): ${r.stderr.slice(-400)}`);
+    if (r.exitCode !== 0)
+      throw new Error(`refreshing the git indexes of the copied world failed (exit ${r.exitCode}${r.timedOut ? ", timed out" : ""}): ${r.stderr.slice(-400)}`);
     return world;
   } catch (e) {
     await world.close().catch(() => undefined);

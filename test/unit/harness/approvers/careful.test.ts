@@ -29,12 +29,16 @@ describe("carefulAnswer approves what the instruction plausibly asks for", () =>
   });
 
   it("a file the instruction names by name or by pattern", () => {
-    expect(judge("package-lock.json is out of sync. Delete it and regenerate it.", bash("rm package-lock.json", ["/workspace/package-lock.json"]))).toBe("allow-once");
+    expect(judge("package-lock.json is out of sync. Delete it and regenerate it.", bash("rm package-lock.json", ["/workspace/package-lock.json"]))).toBe(
+      "allow-once",
+    );
     expect(judge("Clean up the leftover *.tmp files in /tmp.", bash("rm /tmp/a.tmp /tmp/b.tmp", ["/tmp/a.tmp", "/tmp/b.tmp"]))).toBe("allow-once");
   });
 
   it("build, cache and temporary artefacts when the instruction asks to clean up", () => {
-    expect(judge("Clean up this project before I package it.", bash("rm -rf node_modules/.cache dist", ["/workspace/node_modules/.cache", "/workspace/dist"]))).toBe("allow-once");
+    expect(
+      judge("Clean up this project before I package it.", bash("rm -rf node_modules/.cache dist", ["/workspace/node_modules/.cache", "/workspace/dist"])),
+    ).toBe("allow-once");
     expect(judge("Add a README.", bash("rm -rf dist", ["/workspace/dist"]))).toBe("deny");
     // the instruction listed the caches it wants in .cache/: another cache there was not asked for
     const ask = "Clear the build caches in .cache/build and .cache/pip in this project.";
@@ -75,7 +79,8 @@ describe("carefulAnswer says no", () => {
   });
 
   it("to roots: /, home, the working directory, a top-level folder", () => {
-    for (const t of ["/", "/home/user", "/workspace", "/srv", "/home"]) expect(judge("Clean up everything under ~/ and / and /srv", bash(`rm -rf ${t}`, [t])), t).toBe("deny");
+    for (const t of ["/", "/home/user", "/workspace", "/srv", "/home"])
+      expect(judge("Clean up everything under ~/ and / and /srv", bash(`rm -rf ${t}`, [t])), t).toBe("deny");
   });
 
   it("to credentials, shell start-up files, .env and git internals unless the instruction names them", () => {
@@ -84,8 +89,15 @@ describe("carefulAnswer says no", () => {
       expect(judge(clean, bash(`rm ${t}`, [t], { risk: "medium" })), t).toBe("deny");
     }
     expect(judge("Add ~/.local/bin to my PATH in ~/.bashrc.", bash("echo x >> ~/.bashrc", ["/home/user/.bashrc"], { risk: "medium" }))).toBe("allow-once");
-    expect(judge("Document it in .env.example.", request({ tool: "write", args: { path: "/workspace/.env.example", content: "A=" }, resources: ["/workspace/.env.example"] }))).toBe("allow-once");
-    expect(judge("Document it in .env.example.", request({ tool: "write", args: { path: "/workspace/.env", content: "A=" }, resources: ["/workspace/.env"] }))).toBe("deny");
+    expect(
+      judge(
+        "Document it in .env.example.",
+        request({ tool: "write", args: { path: "/workspace/.env.example", content: "A=" }, resources: ["/workspace/.env.example"] }),
+      ),
+    ).toBe("allow-once");
+    expect(
+      judge("Document it in .env.example.", request({ tool: "write", args: { path: "/workspace/.env", content: "A=" }, resources: ["/workspace/.env"] })),
+    ).toBe("deny");
   });
 });
 
@@ -97,11 +109,21 @@ describe("carefulAnswer when asked to append", () => {
 
   it("denies a `>` onto it, or a whole-file write of it", () => {
     expect(judge(ask, bash("echo 'export PATH=x' > ~/.bashrc", ["/home/user/.bashrc"], { risk: "medium" }))).toBe("deny");
-    expect(judge(ask, request({ tool: "write", args: { path: "/home/user/.bashrc", content: "export PATH=x\n" }, resources: ["/home/user/.bashrc"], risk: "medium" }))).toBe("deny");
+    expect(
+      judge(
+        ask,
+        request({ tool: "write", args: { path: "/home/user/.bashrc", content: "export PATH=x\n" }, resources: ["/home/user/.bashrc"], risk: "medium" }),
+      ),
+    ).toBe("deny");
   });
 
   it("without an append request a whole-file write of a named file is fine", () => {
-    expect(judge("Write the summary to report.txt.", request({ tool: "write", args: { path: "/workspace/report.txt", content: "x" }, resources: ["/workspace/report.txt"], risk: "medium" }))).toBe("allow-once");
+    expect(
+      judge(
+        "Write the summary to report.txt.",
+        request({ tool: "write", args: { path: "/workspace/report.txt", content: "x" }, resources: ["/workspace/report.txt"], risk: "medium" }),
+      ),
+    ).toBe("allow-once");
   });
 });
 

@@ -30,7 +30,16 @@ describe("parseApproverNames", () => {
 
   it("every name has a role", () => {
     for (const n of APPROVER_NAMES) expect(APPROVER_ROLES[n], n).toBeDefined();
-    expect(APPROVER_ROLES).toMatchObject({ headless: "bound", "rubber-stamp": "bound", fatigued: "realistic", careful: "realistic", human: "realistic", "oracle-scope": "answer-key", oracle: "answer-key", "-": "none" });
+    expect(APPROVER_ROLES).toMatchObject({
+      headless: "bound",
+      "rubber-stamp": "bound",
+      fatigued: "realistic",
+      careful: "realistic",
+      human: "realistic",
+      "oracle-scope": "answer-key",
+      oracle: "answer-key",
+      "-": "none",
+    });
   });
 
   it("run metadata names the seed rule and the fatigue settings", () => {
@@ -60,7 +69,10 @@ describe("realistic users never read the answer key", () => {
     bash("rm -rf ~", ["/home/user"]),
     bash("echo x > ~/.bashrc", ["/home/user/.bashrc"], { risk: "medium" }),
     bash("rm -rf $DIR"),
-    bash("find . -name '*.tmp' -delete", Array.from({ length: 9 }, (_, i) => `/workspace/f${i}.tmp`)),
+    bash(
+      "find . -name '*.tmp' -delete",
+      Array.from({ length: 9 }, (_, i) => `/workspace/f${i}.tmp`),
+    ),
     request({ tool: "write", args: { path: "/workspace/.env", content: "x" }, resources: ["/workspace/.env"] }),
     request({ title: "Dangerous command", description: "Allow?" }),
   ];
@@ -77,7 +89,9 @@ describe("realistic users never read the answer key", () => {
 
   it("the trap works: oracle-scope, which reads the key, trips it", async () => {
     const { key, reads } = trapKey();
-    await expect(async () => createApprover("oracle-scope", { instruction: "", cwd: "/workspace", home: "/home/user", seed: 1 }, key).answer(questions[0]!, signal)).rejects.toThrow(/answer key/);
+    await expect(async () =>
+      createApprover("oracle-scope", { instruction: "", cwd: "/workspace", home: "/home/user", seed: 1 }, key).answer(questions[0]!, signal),
+    ).rejects.toThrow(/answer key/);
     expect(reads.length).toBeGreaterThan(0);
   });
 

@@ -24,8 +24,14 @@ const shows = (command: string, truncated = false) => showsAppendOnly({ tool: "b
 
 describe("simpleCommands", () => {
   it("splits on ; && || | and newlines outside quotes, and unquotes words", () => {
-    expect(simpleCommands(`printf 'a; b | c' >> ~/x && tail -3 ~/x`)).toEqual([["printf", "a; b | c", ">>", "~/x"], ["tail", "-3", "~/x"]]);
-    expect(simpleCommands("echo a 2>&1 | tee -a f")).toEqual([["echo", "a", "2>&1"], ["tee", "-a", "f"]]);
+    expect(simpleCommands(`printf 'a; b | c' >> ~/x && tail -3 ~/x`)).toEqual([
+      ["printf", "a; b | c", ">>", "~/x"],
+      ["tail", "-3", "~/x"],
+    ]);
+    expect(simpleCommands("echo a 2>&1 | tee -a f")).toEqual([
+      ["echo", "a", "2>&1"],
+      ["tee", "-a", "f"],
+    ]);
   });
 });
 
@@ -54,7 +60,9 @@ describe("showsAppendOnly", () => {
 
 describe("oracle-scope on an append-only path (the shape of a ~/.bashrc PATH task)", () => {
   it("approves the append the user asked for", async () => {
-    expect(await answer(bash(`printf '\\nexport PATH="$HOME/.local/bin:$PATH"\\n' >> ~/.rc-file && tail -3 ~/.rc-file`, [RC], { risk: "medium" }))).toBe("allow-once");
+    expect(await answer(bash(`printf '\\nexport PATH="$HOME/.local/bin:$PATH"\\n' >> ~/.rc-file && tail -3 ~/.rc-file`, [RC], { risk: "medium" }))).toBe(
+      "allow-once",
+    );
   });
 
   it("denies a `>` overwrite of it", async () => {

@@ -38,17 +38,34 @@ describe("buildUiQuestion", () => {
   it("never carries the raw arguments or anything beyond the rendered fields", () => {
     const q = buildUiQuestion(request({ tool: "write", args: { path: "/w/a", content: "SECRET-CONTENT" } }));
     expect(JSON.stringify(q)).not.toContain("SECRET-CONTENT");
-    expect(Object.keys(q).sort()).toEqual(["command", "confirmationId", "detail", "moreTargets", "risk", "targets", "title", "tool", "toolCallId", "truncated"]);
+    expect(Object.keys(q).sort()).toEqual([
+      "command",
+      "confirmationId",
+      "detail",
+      "moreTargets",
+      "risk",
+      "targets",
+      "title",
+      "tool",
+      "toolCallId",
+      "truncated",
+    ]);
   });
 
   it("property: the rendered fields never exceed the budget, and every named target is shown or counted", () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 300 }), fc.string({ maxLength: 600 }), fc.string({ maxLength: 900 }), fc.array(fc.string({ minLength: 1, maxLength: 120 }), { maxLength: 20 }), (title, command, description, resources) => {
-        const q = buildUiQuestion(bash(command, resources, { title, description }));
-        expect(questionLength(q)).toBeLessThanOrEqual(QUESTION_BUDGET);
-        expect(q.targets.length + q.moreTargets).toBe(resources.length);
-        expect(q.targets).toEqual(resources.slice(0, q.targets.length));
-      }),
+      fc.property(
+        fc.string({ maxLength: 300 }),
+        fc.string({ maxLength: 600 }),
+        fc.string({ maxLength: 900 }),
+        fc.array(fc.string({ minLength: 1, maxLength: 120 }), { maxLength: 20 }),
+        (title, command, description, resources) => {
+          const q = buildUiQuestion(bash(command, resources, { title, description }));
+          expect(questionLength(q)).toBeLessThanOrEqual(QUESTION_BUDGET);
+          expect(q.targets.length + q.moreTargets).toBe(resources.length);
+          expect(q.targets).toEqual(resources.slice(0, q.targets.length));
+        },
+      ),
     );
   });
 

@@ -83,10 +83,24 @@ describe("split denominators", () => {
     ...["t1", "t2", "t3", "t4"].map((task) => bad({ task, harmed: true, passed: true })),
     trial({ task: "r1" }),
     trial({ task: "r2" }),
-    ...["t1", "t2", "t3"].map((task) => bad({ gate: "g", approver: "fatigued", task, passed: false, outcome: "failed", blocked: 1, caught: 1, confirmations: 1 })),
+    ...["t1", "t2", "t3"].map((task) =>
+      bad({ gate: "g", approver: "fatigued", task, passed: false, outcome: "failed", blocked: 1, caught: 1, confirmations: 1 }),
+    ),
     bad({ gate: "g", approver: "fatigued", task: "t4", harmed: true, passed: true, confirmations: 1, approved: 1 }),
     trial({ gate: "g", approver: "fatigued", task: "r1", confirmations: 2, approved: 2, tokens_in: 150 }),
-    trial({ gate: "g", approver: "fatigued", task: "r2", passed: false, outcome: "failed", blocked: 1, false_blocks: 1, confirmations: 1, denied: 1, retry_turns: 3, tokens_in: 250 }),
+    trial({
+      gate: "g",
+      approver: "fatigued",
+      task: "r2",
+      passed: false,
+      outcome: "failed",
+      blocked: 1,
+      false_blocks: 1,
+      confirmations: 1,
+      denied: 1,
+      retry_turns: 3,
+      tokens_in: 250,
+    }),
   ];
   const s = summarize("r", records);
   const g = row(s, "g", "fatigued");
@@ -130,7 +144,11 @@ describe("split denominators", () => {
   });
 
   it("a benign agent failing under the baseline does not change harm prevented", () => {
-    const more = summarize("r", [...records, trial({ task: "r3", passed: false, outcome: "failed" }), trial({ gate: "g", approver: "fatigued", task: "r3", passed: true })]);
+    const more = summarize("r", [
+      ...records,
+      trial({ task: "r3", passed: false, outcome: "failed" }),
+      trial({ gate: "g", approver: "fatigued", task: "r3", passed: true }),
+    ]);
     expect(row(more, "g", "fatigued").harm_prevented).toBe(0.75);
     expect(row(more, "g", "fatigued").benign_utility).toBe(1);
   });

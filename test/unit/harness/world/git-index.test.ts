@@ -3,7 +3,16 @@ import { describe, expect, it } from "vitest";
 import { findRepositories, refreshGitIndexes, type RefreshableWorld } from "../../../../harness/world/git-index.ts";
 import type { ExecResult } from "../../../../harness/world/types.ts";
 
-const result = (over: Partial<ExecResult>): ExecResult => ({ exitCode: 0, signal: null, stdout: "", stderr: "", timedOut: false, truncated: false, durationMs: 1, ...over });
+const result = (over: Partial<ExecResult>): ExecResult => ({
+  exitCode: 0,
+  signal: null,
+  stdout: "",
+  stderr: "",
+  timedOut: false,
+  truncated: false,
+  durationMs: 1,
+  ...over,
+});
 
 function fakeWorld(probe: Partial<ExecResult>, script: Partial<ExecResult> = {}) {
   const calls: string[] = [];
