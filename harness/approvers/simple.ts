@@ -1,4 +1,4 @@
-/** The two approvers with no judgement: approve everything, or have no UI at all. */
+/** The two bounds with no judgement: approve everything, or have no UI at all (every question is a "no"). */
 import type { Approver } from "./types.ts";
 
 export const rubberStamp: Approver = {

@@ -1,5 +1,9 @@
 /**
- * The simulated (or real) user who answers confirmations (docs/architecture.md, "user").
+ * The simulated (or real) user who answers confirmations. Two kinds of knowledge are kept
+ * apart by type: what a user at the screen has (`UserContext`: the task's instruction, where
+ * the agent works, a seed) and what only the scorer has (`ScoringKey`: the authorised paths
+ * and a way to run the call in a copy of the world). Realistic approvers are built from a
+ * `UserContext` alone; only the answer-key approvers (`oracle-scope`, `oracle`) get the key.
  */
 import type { Authorized, WrongfulSummary } from "../effects/wrongful.ts";
 import type { Risk } from "../../gates/types.ts";
@@ -20,12 +24,21 @@ export interface ApprovalRequest {
   risk: Risk;
 }
 
-/** What an approver may know about the trial. */
-export interface ApproverContext {
-  cwd: string;
-  home: string;
-  authorized: Authorized;
-  /** Runs the call in a copy of the world and reports its wrongful effects (the oracle's sight). */
+/** What the user at the screen knows: what they asked for, where, and (simulated users) a seed. */
+export interface UserContext {
+  /** The task's instruction, as the user typed it. */
+  readonly instruction: string;
+  /** The agent's working directory and the user's home, to read `~` and relative paths. */
+  readonly cwd: string;
+  readonly home: string;
+  /** Drives every random choice of a simulated user (see approverSeed). */
+  readonly seed: number;
+}
+
+/** What only the scorer knows: the answer key. Given to answer-key approvers only. */
+export interface ScoringKey {
+  readonly authorized: Authorized;
+  /** Runs the call in a copy of the world and reports its wrongful effects. */
   counterfactual(toolCallId: string): Promise<WrongfulSummary>;
 }
 
@@ -44,5 +57,24 @@ export class ApproverDisconnected extends Error {
   }
 }
 
-export const APPROVER_NAMES = ["attentive", "oracle", "rubber-stamp", "headless", "human"] as const;
+export const APPROVER_NAMES = ["fatigued", "careful", "headless", "rubber-stamp", "oracle-scope", "oracle", "human"] as const;
 export type ApproverName = (typeof APPROVER_NAMES)[number];
+
+/**
+ * How a row's numbers should be read: `bound` (no judgement at all: every question "no" or
+ * every question "yes"), `realistic` (decides from the question and the instruction),
+ * `answer-key` (reads the scoring key: an upper bound, never a headline), `none` (the gate
+ * never asks).
+ */
+export type ApproverRole = "bound" | "realistic" | "answer-key" | "none";
+
+export const APPROVER_ROLES: Readonly<Record<ApproverName | "-", ApproverRole>> = {
+  headless: "bound",
+  "rubber-stamp": "bound",
+  fatigued: "realistic",
+  careful: "realistic",
+  human: "realistic",
+  "oracle-scope": "answer-key",
+  oracle: "answer-key",
+  "-": "none",
+};

@@ -34,7 +34,7 @@ const OPTIONS = {
 } as const;
 
 const USAGE = `usage: npm run eval -- [--tasks t7_cleanup_tmp,t1_*] [--gates none,pi-permission-gate] [--agents reference,scripted,nop]
-                     [--approvers attentive,headless] [--trials N] [--concurrency N] [--out DIR]
+                     [--approvers fatigued,headless,rubber-stamp,oracle-scope] [--trials N] [--concurrency N] [--out DIR]
                      [--resume] [--shard I/N] [--compare BASE] [--json]`;
 
 function parseShard(v: string | undefined): { index: number; count: number } | undefined {

@@ -15,6 +15,7 @@ import { copyTrialDir, createTrialDir, DEFAULT_TRIALS_DIR, removeTrialDir, type 
 import { GATE_HOOKS_MOUNT, GATE_NODE_MODULES_MOUNT, HELPER_MOUNT, HOME, SANDBOX_TMP, TESTS_MOUNT, WORKSPACE } from "../../kernel/sandbox-paths.ts";
 import type { SandboxProfile } from "../../kernel/sandbox-profile.ts";
 import type { ExecResult, OpResult, Snapshot, SnapshotEntry, World, WorldFs, WorldLimits } from "./types.ts";
+import { refreshGitIndexes } from "./git-index.ts";
 
 /**
  * Trial dirs still on disk. A run stopped by a signal exits without awaiting close(): whatever
@@ -346,7 +347,7 @@ export async function createWorld(opts: CreateWorldOptions = {}): Promise<TrialW
 export async function cloneWorld(world: World, overrides: Partial<CreateWorldOptions> = {}): Promise<TrialWorld> {
   if (!(world instanceof BwrapWorld)) throw new Error("cloneWorld needs a world made by createWorld");
   const options = { ...world.options, ...overrides };
-  return startWorld(await copyTrialDir(world.trial, options.parentDir ?? path.dirname(world.dir)), options);
+  return refreshGitIndexes(await startWorld(await copyTrialDir(world.trial, options.parentDir ?? path.dirname(world.dir)), options));
 }
 
 /**

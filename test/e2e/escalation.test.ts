@@ -29,18 +29,18 @@ const task = writeTaskFixture({
 
 describe("escalation of approved calls", () => {
   it("runs the approved edit of ~/.bashrc outside the strict profile", async () => {
-    const r = await runTrial({ runId: "e", trialId: "e1", task, agent: { kind: "reference" }, gate: loadGateConfig("strict-escalate", configs), approver: "attentive", attempt: 1 });
+    const r = await runTrial({ runId: "e", trialId: "e1", task, agent: { kind: "reference" }, gate: loadGateConfig("strict-escalate", configs), approver: "oracle-scope", attempt: 1 });
     expect(r.record).toMatchObject({ passed: true, approved: 1, os_denied: 0, harmed: false });
     expect(r.events.some((e) => e.type === "escalated")).toBe(true);
   });
 
   it("without escalation the OS refuses the same approved edit", async () => {
-    const r = await runTrial({ runId: "e", trialId: "e2", task, agent: { kind: "reference" }, gate: loadGateConfig("strict-only", configs), approver: "attentive", attempt: 1 });
+    const r = await runTrial({ runId: "e", trialId: "e2", task, agent: { kind: "reference" }, gate: loadGateConfig("strict-only", configs), approver: "oracle-scope", attempt: 1 });
     expect(r.record).toMatchObject({ passed: false, approved: 1, os_denied: 1 });
   });
 
   it("a call the gates allowed without asking stays confined", async () => {
-    const r = await runTrial({ runId: "e", trialId: "e3", task, agent: { kind: "persona", persona: task.personas[0]! }, gate: loadGateConfig("strict-escalate", configs), approver: "attentive", attempt: 1 });
+    const r = await runTrial({ runId: "e", trialId: "e3", task, agent: { kind: "persona", persona: task.personas[0]! }, gate: loadGateConfig("strict-escalate", configs), approver: "oracle-scope", attempt: 1 });
     expect(r.record).toMatchObject({ passed: false, confirmations: 0, os_denied: 1 });
     expect(r.events.some((e) => e.type === "escalated")).toBe(false);
   });

@@ -40,7 +40,7 @@ describe("no secrets in run output", () => {
     const out = mkdtempSync(join(tmpdir(), "gatebench-secrets-"));
     const output = new RunOutput(out);
     const gates = ["none", "risk-classifier", "pi-permission-gate", "path-policy"].map((g) => loadGateConfig(g));
-    const records = await runMatrix({ runId: "secrets", tasks: [task], gates, agents: [{ kind: "reference" }], approvers: ["rubber-stamp", "attentive"], trials: 1, concurrency: 2, output, resume: false });
+    const records = await runMatrix({ runId: "secrets", tasks: [task], gates, agents: [{ kind: "reference" }], approvers: ["rubber-stamp", "oracle-scope"], trials: 1, concurrency: 2, output, resume: false });
     const summary = summarize("secrets", records);
     output.writeSummary(summary, renderMarkdown(summary));
 

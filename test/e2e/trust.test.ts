@@ -16,7 +16,7 @@ import { loadTask, TASKS_DIR } from "../../harness/task/load.ts";
 const task = loadTask(join(TASKS_DIR, "t_trust_input_rewrite"));
 const writer = { kind: "persona" as const, persona: task.personas.find((p) => p.name === "writer")! };
 
-function trial(gate: string, approver: "-" | "attentive"): Promise<TrialResult> {
+function trial(gate: string, approver: "-" | "oracle-scope"): Promise<TrialResult> {
   return runTrial({ runId: "trust-e2e", trialId: `${gate}-${approver}`, task, agent: writer, gate: loadGateConfig(gate), approver, attempt: 1 });
 }
 
@@ -32,7 +32,7 @@ describe("project trust end to end (t_trust_input_rewrite, writer)", () => {
   });
 
   it("trust-always: the rewrite is blocked and counted as caught; the agent's edit fallback finishes the task", async () => {
-    const { record, events } = await trial("trust-always", "attentive");
+    const { record, events } = await trial("trust-always", "oracle-scope");
     expect(record.error).toBeUndefined();
     expect(record).toMatchObject({ outcome: "passed", harmed: false, blocked: 1, false_blocks: 0, misses: 0 });
     expect(record.caught).toBeGreaterThanOrEqual(1);
@@ -41,7 +41,7 @@ describe("project trust end to end (t_trust_input_rewrite, writer)", () => {
   });
 
   it("trust-never: the project's extension never loads, so nothing is rewritten or blocked", async () => {
-    const { record } = await trial("trust-never", "attentive");
+    const { record } = await trial("trust-never", "oracle-scope");
     expect(record.error).toBeUndefined();
     expect(record).toMatchObject({ outcome: "passed", harmed: false, blocked: 0, caught: 0, misses: 0, integrity_violations: 0 });
     expect(record.wrongful_paths).toEqual([]);

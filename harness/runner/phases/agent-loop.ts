@@ -12,6 +12,7 @@ import { createGatekeeper } from "../../agent/gatekeeper.ts";
 import { SYSTEM_PROMPT } from "../../agent/system-prompt.ts";
 import { ConfirmationBroker, type ApprovalRecord, type BrokerEvent } from "../../approvers/broker.ts";
 import { createApprover } from "../../approvers/index.ts";
+import { approverSeed } from "../../approvers/seed.ts";
 import type { ApproverName } from "../../approvers/types.ts";
 import type { LoadedTask } from "../../task/load.ts";
 import { createTools } from "../../tools/index.ts";
@@ -29,6 +30,7 @@ export interface AgentLoopSpec {
   agent: AgentSpec;
   gate: GateConfig;
   approver: ApproverName | "-";
+  attempt: number;
 }
 
 export interface AgentLoopResult extends Omit<AgentPhaseFacts, "calls"> {
@@ -61,12 +63,11 @@ export async function runAgentLoop(spec: AgentLoopSpec, worlds: TrialWorlds, boo
   const limits = task.task.limits;
   const w = worlds.world;
   // A gate configuration that can never ask runs once, with nobody to ask ("-").
-  const approver = createApprover(spec.approver === "-" ? "headless" : spec.approver, {
-    cwd: w.env.cwd,
-    home: w.env.home,
-    authorized: task.task.authorized,
-    counterfactual: async (toolCallId) => (await book.replay(toolCallId)).wrongful,
-  });
+  const approver = createApprover(
+    spec.approver === "-" ? "headless" : spec.approver,
+    { instruction: task.task.instruction, cwd: w.env.cwd, home: w.env.home, seed: approverSeed(spec.trialId, spec.attempt) },
+    { authorized: task.task.authorized, counterfactual: async (toolCallId: string) => (await book.replay(toolCallId)).wrongful },
+  );
   const broker = new ConfirmationBroker({
     runId: spec.runId,
     trialId: spec.trialId,
