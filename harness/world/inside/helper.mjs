@@ -638,7 +638,7 @@ function countProcs() {
   }
 }
 
-const MEMORY_ERRORS = /Cannot allocate memory|MemoryError|out of memory|bad_alloc|memory exhausted|Failed to reserve virtual memory|allocation failed/i;
+const MEMORY_ERRORS = /cannot allocate|MemoryError|out of memory|bad_alloc|memory exhausted|Failed to reserve virtual memory|allocation failed/i;
 const PIDS_ERRORS = /fork: (retry: )?Resource temporarily unavailable|Cannot fork|can't fork|Resource temporarily unavailable/i;
 
 /**
