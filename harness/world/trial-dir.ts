@@ -114,11 +114,25 @@ export async function stageDir(t: TrialDir, name: string): Promise<string> {
 export async function stageCopy(t: TrialDir, hostPath: string, name: string): Promise<string> {
   const d = await stageDir(t, name);
   const dst = path.join(d, path.basename(hostPath));
-  const r = await execa("/bin/cp", ["-R", "--dereference", "--", hostPath, dst], { reject: false, stdin: "ignore" });
-  if (r.exitCode !== 0) throw new Error(`cannot stage ${hostPath} (${r.exitCode}): ${String(r.stderr).trim()}`);
-  const m = await execa("/bin/chmod", ["-R", "u+rwX,go+rX,go-w", "--", dst], { reject: false, stdin: "ignore" });
-  if (m.exitCode !== 0) throw new Error(`cannot stage ${hostPath}: chmod failed: ${String(m.stderr).trim()}`);
+  try {
+    // In-process: a host file or folder of the harness (links into it are copied as their targets).
+    await fs.cp(hostPath, dst, { recursive: true, dereference: true, errorOnExist: true });
+    await openUp(dst);
+  } catch (e) {
+    throw new Error(`cannot stage ${hostPath}: ${(e as Error).message}`);
+  }
   return dst;
+}
+
+/** u+rw, go+r, go-w on files (x kept where the owner has it), 0755 on folders. */
+async function openUp(p: string): Promise<void> {
+  const st = await fs.lstat(p);
+  if (st.isDirectory()) {
+    await fs.chmod(p, 0o755);
+    for (const n of await fs.readdir(p)) await openUp(path.join(p, n));
+  } else if (st.isFile()) {
+    await fs.chmod(p, st.mode & 0o100 ? 0o755 : 0o644);
+  }
 }
 
 /** New trial dir holding a copy of `src` (cp -a: links stay links, nothing is dereferenced). */
