@@ -3,10 +3,11 @@
  * the hidden test runs under rlimits set by prlimit: address space (memory), processes and
  * threads of the world's own sandbox user (pids; each world has its own uid, so the count is
  * per world), and the largest file (file size). Disk use of the world's roots is measured after
- * every command. cgroups v2 would give a real memory and pids accounting, but it needs a
- * writable, delegated unified hierarchy; probeCgroupV2() says whether this host has one.
+ * every command. (cgroups v2 would account memory and processes exactly, but needs a writable,
+ * delegated unified hierarchy with the memory and pids controllers, which hosts with a hybrid
+ * cgroup v1 layout, such as the one these limits were built on, do not offer; rlimits work
+ * everywhere without privileges.)
  */
-import { accessSync, constants, readFileSync } from "node:fs";
 import type { LimitKind } from "./types.ts";
 
 export interface ResourceLimits {
@@ -40,16 +41,5 @@ export function limitMessage(kind: LimitKind, l: ResourceLimits): string {
       return `the command wrote a file beyond the world's file size limit (${l.fileSizeMb} MB)`;
     case "disk":
       return `the world uses more disk than its limit (${l.diskMb} MB)`;
-  }
-}
-
-/** True when a writable cgroup v2 hierarchy with the memory and pids controllers is mounted here. */
-export function probeCgroupV2(root = "/sys/fs/cgroup"): boolean {
-  try {
-    const controllers = readFileSync(`${root}/cgroup.controllers`, "utf-8").split(/\s+/);
-    accessSync(root, constants.W_OK);
-    return controllers.includes("memory") && controllers.includes("pids");
-  } catch {
-    return false;
   }
 }
