@@ -639,7 +639,7 @@ function countProcs() {
 }
 
 const MEMORY_ERRORS = /cannot allocate|MemoryError|out of memory|bad_alloc|memory exhausted|Failed to reserve virtual memory|allocation failed/i;
-const PIDS_ERRORS = /fork: (retry: )?Resource temporarily unavailable|Cannot fork|can't fork|Resource temporarily unavailable/i;
+const PIDS_ERRORS = /\bfork: (retry: )?Resource temporarily unavailable|\bcannot fork|\bcan't fork|\bfork failed/i;
 
 /**
  * Which world limit ended the command, as far as rlimits let us tell: SIGXFSZ (or bash's 128+25)
@@ -649,8 +649,10 @@ const PIDS_ERRORS = /fork: (retry: )?Resource temporarily unavailable|Cannot for
 function limitHit(exitCode, signal, stderr, peakProcs) {
   if (!LIMITS) return undefined;
   if (signal === "SIGXFSZ" || exitCode === 153 || /File size limit exceeded/.test(stderr)) return "file_size";
-  if (peakProcs >= LIMITS.pids - 2 || PIDS_ERRORS.test(stderr)) return "pids";
-  if (MEMORY_ERRORS.test(stderr)) return "memory";
+  // The helper's own threads count against the same per-user limit: near it is at it.
+  if (peakProcs >= Math.max(8, LIMITS.pids - 24) || PIDS_ERRORS.test(stderr)) return "pids";
+  // A command that failed for want of memory exits non-zero or dies of a signal.
+  if ((exitCode !== 0 || signal) && MEMORY_ERRORS.test(stderr)) return "memory";
   return undefined;
 }
 
