@@ -211,7 +211,18 @@ export function buildBwrapArgs(opts: BwrapOptions): string[] {
  * them. The agent runs as another uid in another PID namespace, so it can neither see, signal,
  * nor trace this process, nor reach its pipes. No OS profile applies: masked paths are measured.
  */
-export function buildMeasurerArgs(opts: { mounts: TrialMounts; host: HostSystem; helperDir: string; command: string[] }): string[] {
+export function buildMeasurerArgs(opts: {
+  mounts: TrialMounts;
+  host: HostSystem;
+  helperDir: string;
+  command: string[];
+  /**
+   * false when the harness itself runs unprivileged (a developer's machine): then the sandboxes run
+   * as the same user, the measurer gets a user namespace and no capability, and what keeps it out
+   * of the agent's reach is its own PID namespace (the agent cannot see, signal or trace it).
+   */
+  privileged?: boolean;
+}): string[] {
   const { mounts, host } = opts;
   const args: string[] = ["--ro-bind", "/usr", "/usr"];
   for (const e of host.entries) {
@@ -225,7 +236,9 @@ export function buildMeasurerArgs(opts: { mounts: TrialMounts; host: HostSystem;
     args.push("--ro-bind", m.hostDir, m.sandboxPath);
   }
   args.push("--ro-bind", opts.helperDir, HELPER_MOUNT);
+  const privileged = opts.privileged ?? true;
   args.push(
+    ...(privileged ? [] : ["--unshare-user"]),
     "--unshare-pid",
     "--unshare-ipc",
     "--unshare-uts",
@@ -235,8 +248,7 @@ export function buildMeasurerArgs(opts: { mounts: TrialMounts; host: HostSystem;
     "--new-session",
     "--cap-drop",
     "ALL",
-    "--cap-add",
-    "CAP_DAC_READ_SEARCH",
+    ...(privileged ? ["--cap-add", "CAP_DAC_READ_SEARCH"] : []),
     "--clearenv",
     "--setenv",
     "PATH",

@@ -10,6 +10,7 @@ import type { EnvView, GateProcessBind, GateProcessOutput, LstatInfo } from "../
 import { buildBwrapArgs, buildMeasurerArgs, probeHostSystem, type HostSystem, type SandboxProfile } from "./bwrap-args.ts";
 import { HelperProcess, type HelperResponse } from "./helper-client.ts";
 import { HIDDEN_TEST_ENV, tamperReport, type TamperReport } from "./hidden-test.ts";
+import { canSwitchUser } from "./identity.ts";
 import { DEFAULT_RESOURCE_LIMITS, helperLimitsArg, limitMessage, prlimitArgv } from "./limits.ts";
 import { runBwrap } from "./run-sandboxed.ts";
 import { normaliseProfile, resolveProfile, type ProfileOption } from "./strict-profile.ts";
@@ -229,7 +230,13 @@ class BwrapWorld implements TrialWorld {
     if (this.closed) throw new WorldError("closed", "world is closed");
     if (this.measurer?.alive) return this.measurer;
     this.measurerStarting ??= HelperProcess.start(
-      buildMeasurerArgs({ mounts: this.trial.mounts, host: host(), helperDir: HELPER_DIR, command: ["/usr/bin/node", HELPER_SCRIPT, "--measurer"] }),
+      buildMeasurerArgs({
+        mounts: this.trial.mounts,
+        host: host(),
+        helperDir: HELPER_DIR,
+        command: ["/usr/bin/node", HELPER_SCRIPT, "--measurer"],
+        privileged: canSwitchUser(),
+      }),
     ).finally(() => {
       this.measurerStarting = undefined;
     });

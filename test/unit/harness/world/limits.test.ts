@@ -40,3 +40,19 @@ describe("measurer sandbox", () => {
     expect(argv.slice(-3)).toEqual(["/usr/bin/node", "/opt/gatebench/helper.mjs", "--measurer"]);
   });
 });
+
+describe("measurer sandbox without root", () => {
+  it("gets a user namespace and no capability", () => {
+    const argv = buildMeasurerArgs({
+      mounts: { workspace: "/t/w", home: "/t/h", tmp: "/t/t", extra: [] },
+      host: { entries: [], maskedFiles: [] },
+      helperDir: "/repo/inside",
+      command: ["true"],
+      privileged: false,
+    });
+    expect(argv).toContain("--unshare-user");
+    expect(argv).toContain("--unshare-pid");
+    expect(argv).not.toContain("--cap-add");
+  });
+});
+
