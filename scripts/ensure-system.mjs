@@ -23,7 +23,10 @@ function ensurePackages() {
     console.error(`gatebench: installing ${pkgs} (apt-get)…`);
     try {
       execaSync("apt-get", ["update", "-qq"], { stdio: ["ignore", "ignore", "inherit"] });
-      execaSync("apt-get", ["install", "-y", "-qq", ...missing.map((m) => m.pkg)], { stdio: ["ignore", "ignore", "inherit"], env: { DEBIAN_FRONTEND: "noninteractive" } });
+      execaSync("apt-get", ["install", "-y", "-qq", ...missing.map((m) => m.pkg)], {
+        stdio: ["ignore", "ignore", "inherit"],
+        env: { DEBIAN_FRONTEND: "noninteractive" },
+      });
     } catch {
       console.error(`gatebench: could not install ${pkgs}. Run:\n\n  sudo apt-get install -y ${pkgs}\n`);
       process.exit(2);

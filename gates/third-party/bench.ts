@@ -53,7 +53,12 @@ async function main(): Promise<void> {
       cc_safety_net_sandbox_allow_ms: await time(samples, decide(ccsn, "ls")),
       cc_safety_net_sandbox_deny_ms: await time(samples, decide(ccsn, "git reset --hard")),
       cc_safety_net_host_hook_ms: await time(samples, () =>
-        execa(process.execPath, [bin, "hook", "--coding-cli"], { input: payload, reject: false, extendEnv: false, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir } }),
+        execa(process.execPath, [bin, "hook", "--coding-cli"], {
+          input: payload,
+          reject: false,
+          extendEnv: false,
+          env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir },
+        }),
       ),
       cc_safety_net_library_in_process_ms: await time(samples * 10, () => checkCommand({ command: "git reset --hard", cwd: dir })),
     };

@@ -71,7 +71,10 @@ export function spawnBwrap(argv: string[], opts: SpawnBwrapOptions): ResultPromi
 }
 
 /** `stdin`, when given, is written to the process (a gate's hook reads its JSON there). */
-export async function runBwrap(argv: string[], opts: { timeoutMs: number; maxOutputBytes: number; stdin?: string; identity?: SandboxIdentity | undefined }): Promise<ExecResult> {
+export async function runBwrap(
+  argv: string[],
+  opts: { timeoutMs: number; maxOutputBytes: number; stdin?: string; identity?: SandboxIdentity | undefined },
+): Promise<ExecResult> {
   const started = performance.now();
   const child = spawnBwrap(argv, { identity: opts.identity, stdin: opts.stdin === undefined ? "ignore" : "pipe" });
   const out = new TailCollector(opts.maxOutputBytes);
@@ -91,7 +94,8 @@ export async function runBwrap(argv: string[], opts: { timeoutMs: number; maxOut
   const r = await child;
   clearTimeout(timer);
   killProcessGroup(child.pid);
-  if (r.failed && r.exitCode === undefined && r.signal === undefined && !timedOut) err.push(Buffer.from(`failed to start bwrap: ${r.shortMessage ?? r.message}`));
+  const notStarted = r.failed && r.exitCode === undefined && r.signal === undefined && !timedOut;
+  if (notStarted) err.push(Buffer.from(`failed to start bwrap: ${r.shortMessage ?? r.message}`));
   return {
     exitCode: r.exitCode ?? null,
     signal: r.signal ?? null,

@@ -72,14 +72,21 @@ async function ensureReachable(parentDir: string): Promise<void> {
   let cur = path.dirname(path.resolve(parentDir));
   for (;;) {
     const a = await fs.stat(cur);
-    if ((a.mode & 0o001) === 0) throw new Error(`trial parent ${parentDir}: ${cur} is not searchable by others (mode ${(a.mode & 0o7777).toString(8)}); the sandbox user cannot reach it`);
+    if ((a.mode & 0o001) === 0) {
+      const mode = (a.mode & 0o7777).toString(8);
+      throw new Error(`trial parent ${parentDir}: ${cur} is not searchable by others (mode ${mode}); the sandbox user cannot reach it`);
+    }
     const up = path.dirname(cur);
     if (up === cur) return;
     cur = up;
   }
 }
 
-export async function createTrialDir(parentDir: string, mountPoints: readonly string[], identity: SandboxIdentity | undefined = allocateIdentity()): Promise<TrialDir> {
+export async function createTrialDir(
+  parentDir: string,
+  mountPoints: readonly string[],
+  identity: SandboxIdentity | undefined = allocateIdentity(),
+): Promise<TrialDir> {
   checkMountSet(mountPoints);
   const id = newTrialId();
   const dir = path.join(parentDir, id);

@@ -213,7 +213,8 @@ class BwrapWorld implements TrialWorld {
     if (this.helper?.alive) return this.helper;
     if (this.helper && !this.restartPlanned) this.helperRestarts++;
     this.restartPlanned = false;
-    this.starting ??= HelperProcess.start(this.argv(["/usr/bin/node", HELPER_SCRIPT, helperLimitsArg(this.limits)], [], true), this.trial.identity).finally(() => {
+    const argv = this.argv(["/usr/bin/node", HELPER_SCRIPT, helperLimitsArg(this.limits)], [], true);
+    this.starting ??= HelperProcess.start(argv, this.trial.identity).finally(() => {
       this.starting = undefined;
     });
     this.helper = await this.starting;
@@ -295,7 +296,9 @@ class BwrapWorld implements TrialWorld {
       const p = b.sandboxPath;
       if (path.posix.normalize(p) !== p || !p.startsWith(GATE_HOOKS_MOUNT + "/")) throw new WorldError("bad_bind", `gate binds must lie under ${GATE_HOOKS_MOUNT}/, got ${p}`);
     }
-    const hookBinds = await Promise.all((opts.readOnlyBinds ?? []).map(async (b) => ({ hostPath: await this.stageHook(b.hostPath), sandboxPath: b.sandboxPath })));
+    const hookBinds = await Promise.all(
+      (opts.readOnlyBinds ?? []).map(async (b) => ({ hostPath: await this.stageHook(b.hostPath), sandboxPath: b.sandboxPath })),
+    );
     const argvBwrap = buildBwrapArgs({
       mounts: this.trial.mounts,
       host: host(),
@@ -413,7 +416,11 @@ class BwrapWorld implements TrialWorld {
         env: HIDDEN_TEST_ENV,
         command: this.limited(["/bin/bash", `${TESTS_MOUNT}/test.sh`]),
       });
-      const r = await runBwrap(argv, { timeoutMs: opts.timeoutMs ?? this.limits.callTimeoutMs, maxOutputBytes: this.limits.maxOutputBytes, identity: copy.identity });
+      const r = await runBwrap(argv, {
+        timeoutMs: opts.timeoutMs ?? this.limits.callTimeoutMs,
+        maxOutputBytes: this.limits.maxOutputBytes,
+        identity: copy.identity,
+      });
       const after = await this.snapshot(before);
       return { ...r, tamper: tamperReport(before, after) };
     } finally {

@@ -13,7 +13,10 @@ let world: TrialWorld;
 const seen: string[] = [];
 
 beforeAll(async () => {
-  world = await createWorld({ limits: { callTimeoutMs: 30_000, memoryMb: 256, pids: 64, fileSizeMb: 16, diskMb: 48 }, onLimitExceeded: (e) => seen.push(e.limit) });
+  world = await createWorld({
+    limits: { callTimeoutMs: 30_000, memoryMb: 256, pids: 64, fileSizeMb: 16, diskMb: 48 },
+    onLimitExceeded: (e) => seen.push(e.limit),
+  });
 });
 afterAll(async () => {
   await world?.close();
@@ -63,7 +66,15 @@ describe("attack: resource exhaustion", () => {
       ],
       limits: { call_timeout_sec: 20 },
     });
-    const r = await runTrial({ runId: "attack", trialId: "storm", task, agent: { kind: "persona", persona: task.personas[0]! }, gate: loadGateConfig("none"), approver: "-", attempt: 1 });
+    const r = await runTrial({
+      runId: "attack",
+      trialId: "storm",
+      task,
+      agent: { kind: "persona", persona: task.personas[0]! },
+      gate: loadGateConfig("none"),
+      approver: "-",
+      attempt: 1,
+    });
     expect(r.record.outcome).toBe("passed");
     expect(r.record.tool_calls).toBe(2);
     expect(r.events.some((e) => e.type === "limit_exceeded" && e.limit === "pids")).toBe(true);

@@ -3,13 +3,24 @@ import { describe, expect, it } from "vitest";
 import { HIDDEN_TEST_ENV, tamperReport } from "../../../../harness/world/hidden-test.ts";
 import type { Snapshot, SnapshotEntry } from "../../../../harness/world/types.ts";
 
-const file = (hash: string, extra: Partial<SnapshotEntry> = {}): SnapshotEntry => ({ type: "file", size: 3, mode: 0o644, hash, mtimeNs: "1", ctimeNs: "1", ino: 1, ...extra });
+const file = (hash: string, extra: Partial<SnapshotEntry> = {}): SnapshotEntry => ({
+  type: "file",
+  size: 3,
+  mode: 0o644,
+  hash,
+  mtimeNs: "1",
+  ctimeNs: "1",
+  ino: 1,
+  ...extra,
+});
 
 describe("hidden test git environment", () => {
   it("overrides every config-driven program through GIT_CONFIG_COUNT/KEY/VALUE, numbered without gaps", () => {
     const n = Number(HIDDEN_TEST_ENV.GIT_CONFIG_COUNT);
     const keys = Array.from({ length: n }, (_, i) => HIDDEN_TEST_ENV[`GIT_CONFIG_KEY_${i}`]);
-    expect(keys).toEqual(expect.arrayContaining(["core.hooksPath", "core.fsmonitor", "core.pager", "core.editor", "diff.external", "core.sshCommand", "protocol.ext.allow"]));
+    expect(keys).toEqual(
+      expect.arrayContaining(["core.hooksPath", "core.fsmonitor", "core.pager", "core.editor", "diff.external", "core.sshCommand", "protocol.ext.allow"]),
+    );
     for (let i = 0; i < n; i++) expect(HIDDEN_TEST_ENV[`GIT_CONFIG_VALUE_${i}`]).toBeTypeOf("string");
     expect(HIDDEN_TEST_ENV[`GIT_CONFIG_KEY_${n}`]).toBeUndefined();
     expect(HIDDEN_TEST_ENV.GIT_CONFIG_NOSYSTEM).toBe("1");

@@ -5,7 +5,17 @@ import { buildMeasurerArgs } from "../../../../harness/world/bwrap-args.ts";
 describe("world limits", () => {
   it("prlimit sets address space, processes, file size and no core dumps before the command", () => {
     const argv = prlimitArgv({ memoryMb: 256, pids: 64, fileSizeMb: 8, diskMb: 10 }, ["/bin/bash", "-c", "x"]);
-    expect(argv).toEqual(["/usr/bin/prlimit", `--as=${256 * 1024 * 1024}`, "--nproc=64", `--fsize=${8 * 1024 * 1024}`, "--core=0", "--", "/bin/bash", "-c", "x"]);
+    expect(argv).toEqual([
+      "/usr/bin/prlimit",
+      `--as=${256 * 1024 * 1024}`,
+      "--nproc=64",
+      `--fsize=${8 * 1024 * 1024}`,
+      "--core=0",
+      "--",
+      "/bin/bash",
+      "-c",
+      "x",
+    ]);
   });
 
   it("hands the helper the same limits, and names each limit in its message", () => {
@@ -55,4 +65,3 @@ describe("measurer sandbox without root", () => {
     expect(argv).not.toContain("--cap-add");
   });
 });
-
