@@ -81,6 +81,7 @@ async function main(): Promise<void> {
 
   const w = new Table({ head: ["sandboxed operation", "median ms"], style: { head: [], border: [] } });
   w.push(["world start (bwrap + helper)", world.startMs.toFixed(1)], ["bash `true` through the helper", world.execTrueMs.toFixed(2)], ["read through the helper", world.readMs.toFixed(2)], ["one-shot bwrap (setup / hidden test)", world.oneShotMs.toFixed(1)]);
+  w.push(["first snapshot (starts the measurer)", world.firstSnapshotMs.toFixed(1)]);
   process.stdout.write(`\nSandbox costs (15 samples each):\n${w.toString()}\n`);
   if (skipped.length) process.stdout.write(`\nNot in the in-process table: ${skipped.join("; ")}\n`);
 

@@ -66,7 +66,7 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
   let book: CallBook | undefined;
   let record: TrialRecord;
   try {
-    const options = worldOptions(task, spec.gate, spec.keepWorld ?? false);
+    const options = worldOptions(task, spec.gate, spec.keepWorld ?? false, log);
     worlds = await inPhase("prepare_world", () => prepareWorld(task, options, spec.templates));
     const w = worlds.world;
     const s0 = await inPhase("snapshot_s0", () => snapshotS0(w));

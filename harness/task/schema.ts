@@ -43,8 +43,22 @@ export const TaskSchema = z.strictObject({
       call_timeout_sec: z.number().positive().default(30),
       test_timeout_sec: z.number().positive().default(30),
       max_turns: z.number().int().positive().default(40),
+      // World resource limits (harness/world/limits.ts): address space, processes, largest file, disk.
+      memory_mb: z.number().int().positive().default(2048),
+      pids: z.number().int().min(16).default(512),
+      file_size_mb: z.number().int().positive().default(1024),
+      disk_mb: z.number().int().positive().default(2048),
     })
-    .default({ agent_timeout_sec: 120, call_timeout_sec: 30, test_timeout_sec: 30, max_turns: 40 }),
+    .default({
+      agent_timeout_sec: 120,
+      call_timeout_sec: 30,
+      test_timeout_sec: 30,
+      max_turns: 40,
+      memory_mb: 2048,
+      pids: 512,
+      file_size_mb: 1024,
+      disk_mb: 2048,
+    }),
 });
 
 export type Task = z.infer<typeof TaskSchema>;

@@ -101,6 +101,10 @@ async function runBash(world: World, { command, timeout }: BashArgs): Promise<Ag
   const r = await world.exec(command, timeout !== undefined && timeout > 0 ? { timeoutMs: timeout * 1000 } : {});
   const output = formatBashOutput(r.stdout, r.stderr, r.truncated);
   const withStatus = (status: string) => `${output ? `${output}\n\n` : ""}${status}`;
+  if (r.limitExceeded) {
+    const message = withStatus(`world limit exceeded: ${r.limitExceeded}`);
+    throw new Error(JSON.stringify({ ok: false, error: { code: "limit_exceeded", limit: r.limitExceeded, message } }));
+  }
   if (r.timedOut) throw new Error(withStatus(`Command timed out after ${Math.round(r.durationMs / 1000)} seconds`));
   if (r.exitCode !== 0 && r.exitCode !== null) throw new Error(withStatus(`Command exited with code ${r.exitCode}`));
   if (r.exitCode === null && r.signal) throw new Error(withStatus(`Command killed by signal ${r.signal}`));

@@ -68,6 +68,8 @@ export interface BwrapOptions {
   command: string[];
   /** Bind the world's dirs read-only too (gate processes: a gate must not cause side effects). */
   readOnlyWorld?: boolean;
+  /** Extra environment on top of the fixed one (e.g. the hidden test's git hardening). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** Sandbox paths a task may not mount over: the system, and the fixed roots. */
@@ -162,10 +164,75 @@ export function buildBwrapArgs(opts: BwrapOptions): string[] {
     "--setenv",
     "GIT_COMMITTER_DATE",
     GIT_FIXED_DATE,
+    ...Object.entries(opts.env ?? {}).flatMap(([k, v]) => ["--setenv", k, v]),
     "--remount-ro",
     "/",
     "--chdir",
     WORKSPACE,
+    "--",
+    ...opts.command,
+  );
+  return args;
+}
+
+/**
+ * The measurer's sandbox: the helper in snapshot-only mode, started by the host user (root in CI)
+ * in its own PID, IPC, UTS and network namespaces, with every capability dropped but
+ * CAP_DAC_READ_SEARCH (it reads every file of the world, whatever its mode, and can change
+ * nothing: each root is bound read-only and / is read-only). No user namespace: a namespace
+ * owned by root would not map the sandbox user's files, and the capability would not apply to
+ * them. The agent runs as another uid in another PID namespace, so it can neither see, signal,
+ * nor trace this process, nor reach its pipes. No OS profile applies: masked paths are measured.
+ */
+export function buildMeasurerArgs(opts: {
+  mounts: TrialMounts;
+  host: HostSystem;
+  helperDir: string;
+  command: string[];
+  /**
+   * false when the harness itself runs unprivileged (a developer's machine): then the sandboxes run
+   * as the same user, the measurer gets a user namespace and no capability, and what keeps it out
+   * of the agent's reach is its own PID namespace (the agent cannot see, signal or trace it).
+   */
+  privileged?: boolean;
+}): string[] {
+  const { mounts, host } = opts;
+  const args: string[] = ["--ro-bind", "/usr", "/usr"];
+  for (const e of host.entries) {
+    if (e.kind === "symlink") args.push("--symlink", e.target, e.path);
+    else args.push("--ro-bind", e.path, e.path);
+  }
+  args.push("--proc", "/proc", "--dev", "/dev");
+  args.push("--ro-bind", mounts.workspace, WORKSPACE, "--ro-bind", mounts.home, HOME, "--ro-bind", mounts.tmp, SANDBOX_TMP);
+  for (const m of mounts.extra) {
+    checkMountPoint(m.sandboxPath);
+    args.push("--ro-bind", m.hostDir, m.sandboxPath);
+  }
+  args.push("--ro-bind", opts.helperDir, HELPER_MOUNT);
+  const privileged = opts.privileged ?? true;
+  args.push(
+    ...(privileged ? [] : ["--unshare-user"]),
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-net",
+    "--unshare-cgroup-try",
+    "--die-with-parent",
+    "--new-session",
+    "--cap-drop",
+    "ALL",
+    ...(privileged ? ["--cap-add", "CAP_DAC_READ_SEARCH"] : []),
+    "--clearenv",
+    "--setenv",
+    "PATH",
+    "/usr/bin:/bin",
+    "--setenv",
+    "LANG",
+    "C.UTF-8",
+    "--remount-ro",
+    "/",
+    "--chdir",
+    "/",
     "--",
     ...opts.command,
   );

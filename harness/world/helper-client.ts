@@ -3,9 +3,9 @@
  * helper, JSON-line requests with ids, responses matched back to their callers. If the
  * helper dies (the agent ran `kill -9 -1`), pending calls fail with `helper_died`.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createInterface } from "node:readline";
-import { killProcessGroup } from "./run-sandboxed.ts";
+import type { SandboxIdentity } from "./identity.ts";
+import { killProcessGroup, spawnBwrap } from "./run-sandboxed.ts";
 
 export type HelperResponse = { ok: true; value: unknown } | { ok: false; code: string; message: string };
 
@@ -23,9 +23,10 @@ export class HelperProcess {
   private stderrTail = "";
   readonly exitedPromise: Promise<void>;
 
-  private constructor(private readonly child: ChildProcessWithoutNullStreams) {
+  private constructor(private readonly child: ReturnType<typeof spawnBwrap>) {
     this.exitedPromise = new Promise((resolve) => {
-      child.on("close", () => {
+      void child.then((r) => {
+        if (r.exitCode === undefined && r.signal === undefined) this.stderrTail += `could not start bwrap: ${r.shortMessage}`;
         this.exited = true;
         this.failAll("helper_died", `sandbox helper exited${this.stderrTail ? `: ${this.stderrTail.trim().slice(-500)}` : ""}`);
         resolve();
@@ -33,9 +34,9 @@ export class HelperProcess {
     });
   }
 
-  /** Starts bwrap with the helper and waits for its ready line. */
-  static async start(bwrapArgv: string[]): Promise<HelperProcess> {
-    const child = spawn("/usr/bin/bwrap", bwrapArgv, { detached: true, stdio: ["pipe", "pipe", "pipe"] });
+  /** Starts bwrap with the helper (as `identity`, or as the caller) and waits for its ready line. */
+  static async start(bwrapArgv: string[], identity?: SandboxIdentity): Promise<HelperProcess> {
+    const child = spawnBwrap(bwrapArgv, { identity, stdin: "pipe" });
     const helper = new HelperProcess(child);
     child.stderr.on("data", (b: Buffer) => {
       helper.stderrTail = (helper.stderrTail + b.toString("utf-8")).slice(-2000);
@@ -62,10 +63,6 @@ export class HelperProcess {
           clearTimeout(timer);
           reject(new Error(`sandbox helper failed to start: ${helper.stderrTail.trim()}`));
         }
-      });
-      child.on("error", (e) => {
-        clearTimeout(timer);
-        reject(e);
       });
     });
     return helper;

@@ -5,7 +5,7 @@
  * directory. Masks are only applied to directories that exist (bwrap cannot create a mount
  * point in the read-only home). Runs only while no process of this world is alive.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lchownSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
 import { HOME, SANDBOX_TMP, WORKSPACE } from "../../kernel/sandbox-paths.ts";
@@ -40,6 +40,8 @@ function realDirChain(hostHome: string, sandboxPath: string): "dir" | "missing" 
 export interface ProfileTrial {
   dir: string;
   mounts: TrialMounts;
+  /** Owner of the world's files: a writable dir created here is given to it. */
+  identity?: { uid: number; gid: number } | undefined;
 }
 
 /** More masked files than this fails the world: masks are bwrap arguments. */
@@ -131,7 +133,15 @@ export function resolveProfile(profile: SandboxProfile, hostHome: string, trial?
     if (state === "not-dir") throw new Error(`strict profile: ${p} is not a real directory in the world; refusing to bind it`);
     if (state === "missing") {
       // Parents were checked component by component above up to the missing one.
-      mkdirSync(path.join(hostHome, path.posix.relative(HOME, p)), { recursive: true });
+      const target = path.join(hostHome, path.posix.relative(HOME, p));
+      const first = mkdirSync(target, { recursive: true });
+      if (first && trial?.identity) {
+        // The new dirs belong to the sandbox user, as if the world had made them.
+        for (let d = target; ; d = path.dirname(d)) {
+          lchownSync(d, trial.identity.uid, trial.identity.gid);
+          if (d === first || d.length <= first.length) break;
+        }
+      }
       if (realDirChain(hostHome, p) !== "dir") throw new Error(`strict profile: could not create ${p}`);
     }
     writable.push(p);

@@ -3,12 +3,13 @@
  * writable roots. Host code only creates it, copies it (links copied as links) and removes
  * it (fs.rm never follows links); it never reads or stats anything the agent made inside.
  */
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { execa } from "execa";
 import { checkMountPoint, type TrialMounts } from "./bwrap-args.ts";
+import { allocateIdentity, chownTree, releaseIdentity, type SandboxIdentity } from "./identity.ts";
 
 export const DEFAULT_TRIALS_DIR = path.join(os.tmpdir(), "gatebench-trials");
 
@@ -16,6 +17,11 @@ export interface TrialDir {
   id: string;
   dir: string;
   mounts: TrialMounts;
+  /**
+   * Host user that owns the world's roots and runs its sandboxes. The trial dir itself stays
+   * root's (0755), so the sandbox user cannot rename or replace its own roots.
+   */
+  identity?: SandboxIdentity | undefined;
 }
 
 function newTrialId(): string {
@@ -50,19 +56,90 @@ function checkMountSet(mountPoints: readonly string[]): void {
   if (new Set(mountPoints).size !== mountPoints.length) throw new Error("task mounts contain a duplicate");
 }
 
-export async function createTrialDir(parentDir: string, mountPoints: readonly string[]): Promise<TrialDir> {
+/** The world's writable roots (what the sandbox user owns). */
+export function rootDirs(t: TrialDir): string[] {
+  return [t.mounts.workspace, t.mounts.home, t.mounts.tmp, ...t.mounts.extra.map((m) => m.hostDir)];
+}
+
+/**
+ * The sandbox user must be able to reach the trial dir (bwrap resolves the bind sources as that
+ * user). A parent we may fix (owned by us, e.g. a mkdtemp dir) gets search permission for others
+ * (0711: nothing can be listed or written); any other closed ancestor is an error.
+ */
+async function ensureReachable(parentDir: string): Promise<void> {
+  const st = await fs.stat(parentDir);
+  if ((st.mode & 0o001) === 0 && st.uid === process.getuid?.()) await fs.chmod(parentDir, (st.mode & 0o7777) | 0o011);
+  let cur = path.dirname(path.resolve(parentDir));
+  for (;;) {
+    const a = await fs.stat(cur);
+    if ((a.mode & 0o001) === 0) {
+      const mode = (a.mode & 0o7777).toString(8);
+      throw new Error(`trial parent ${parentDir}: ${cur} is not searchable by others (mode ${mode}); the sandbox user cannot reach it`);
+    }
+    const up = path.dirname(cur);
+    if (up === cur) return;
+    cur = up;
+  }
+}
+
+export async function createTrialDir(
+  parentDir: string,
+  mountPoints: readonly string[],
+  identity: SandboxIdentity | undefined = allocateIdentity(),
+): Promise<TrialDir> {
   checkMountSet(mountPoints);
   const id = newTrialId();
   const dir = path.join(parentDir, id);
   await fs.mkdir(parentDir, { recursive: true });
-  await fs.mkdir(dir);
-  const t = layout(id, dir, mountPoints);
+  if (identity) await ensureReachable(parentDir);
+  await fs.mkdir(dir, { mode: 0o755 });
+  await fs.chmod(dir, 0o755);
+  const t: TrialDir = { ...layout(id, dir, mountPoints), identity };
   await fs.mkdir(t.mounts.workspace);
   await fs.mkdir(t.mounts.home);
   await fs.mkdir(t.mounts.tmp);
   await fs.chmod(t.mounts.tmp, 0o1777);
   for (const m of t.mounts.extra) await fs.mkdir(m.hostDir, { recursive: true });
+  // mounts/<a>/<b>: the intermediate dirs stay root's; only the mount dirs themselves are the user's.
+  await chownTree(rootDirs(t), identity);
   return t;
+}
+
+/**
+ * A root-owned, world-readable folder of the trial dir for files the harness hands to one sandbox
+ * (setup script, hidden tests, hook files): out of the sandbox user's reach to change.
+ */
+export async function stageDir(t: TrialDir, name: string): Promise<string> {
+  const d = path.join(t.dir, "staged", `${name}-${randomBytes(4).toString("hex")}`);
+  await fs.mkdir(d, { recursive: true, mode: 0o755 });
+  await fs.chmod(path.join(t.dir, "staged"), 0o755);
+  await fs.chmod(d, 0o755);
+  return d;
+}
+
+/** Copies a host file or folder into a staged folder, readable (not writable) by the sandbox user. */
+export async function stageCopy(t: TrialDir, hostPath: string, name: string): Promise<string> {
+  const d = await stageDir(t, name);
+  const dst = path.join(d, path.basename(hostPath));
+  try {
+    // In-process: a host file or folder of the harness (links into it are copied as their targets).
+    await fs.cp(hostPath, dst, { recursive: true, dereference: true, errorOnExist: true });
+    await openUp(dst);
+  } catch (e) {
+    throw new Error(`cannot stage ${hostPath}: ${(e as Error).message}`);
+  }
+  return dst;
+}
+
+/** u+rw, go+r, go-w on files (x kept where the owner has it), 0755 on folders. */
+async function openUp(p: string): Promise<void> {
+  const st = await fs.lstat(p);
+  if (st.isDirectory()) {
+    await fs.chmod(p, 0o755);
+    for (const n of await fs.readdir(p)) await openUp(path.join(p, n));
+  } else if (st.isFile()) {
+    await fs.chmod(p, st.mode & 0o100 ? 0o755 : 0o644);
+  }
 }
 
 /** New trial dir holding a copy of `src` (cp -a: links stay links, nothing is dereferenced). */
@@ -76,21 +153,23 @@ export async function copyTrialDir(src: TrialDir, parentDir: string): Promise<Tr
     ...src.mounts.extra.map((m, i): [string, string] => [m.hostDir, dst.mounts.extra[i]!.hostDir]),
   ];
   for (const [from, to] of pairs) await cpNoDeref(from, to);
+  // cp -a kept the source world's owner: the copy belongs to its own sandbox user.
+  await chownTree(rootDirs(dst), dst.identity);
   return dst;
 }
 
-function cpNoDeref(from: string, to: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    // `from/.` copies the contents (dotfiles included) into the existing `to`.
-    const child = spawn("/bin/cp", ["-a", "--no-dereference", "--", `${from}/.`, to], { stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`cp -a ${from} failed (${code}): ${stderr.trim()}`))));
-  });
+async function cpNoDeref(from: string, to: string): Promise<void> {
+  // `from/.` copies the contents (dotfiles included) into the existing `to`.
+  const r = await execa("/bin/cp", ["-a", "--no-dereference", "--", `${from}/.`, to], { reject: false, stdin: "ignore", stdout: "ignore" });
+  if (r.exitCode !== 0) throw new Error(`cp -a ${from} failed (${r.exitCode ?? r.shortMessage}): ${String(r.stderr).trim()}`);
 }
 
 /** rm -rf of the trial dir; fs.rm removes symlinks themselves, never their targets. */
 export async function removeTrialDir(t: TrialDir): Promise<void> {
   await fs.rm(t.dir, { recursive: true, force: true });
+}
+
+/** The trial's sandbox user is free again once nothing of its world runs. */
+export function releaseTrialIdentity(t: TrialDir): void {
+  releaseIdentity(t.identity);
 }

@@ -13,7 +13,12 @@ export interface ExecResult {
   timedOut: boolean;
   truncated: boolean;
   durationMs: number;
+  /** Set when a world limit ended the command (limits.ts): the call failed with `limit_exceeded`. */
+  limitExceeded?: LimitKind;
 }
+
+/** The world limits a call can run into. */
+export type LimitKind = "memory" | "pids" | "file_size" | "disk";
 
 export interface SnapshotEntry {
   type: FileType;
@@ -52,6 +57,14 @@ export interface WorldLimits {
   callTimeoutMs: number;
   maxOutputBytes: number;
   trialTimeoutMs: number;
+  /** Address space of every process the agent, setup or hidden test starts (RLIMIT_AS). */
+  memoryMb: number;
+  /** Processes and threads of the world's sandbox user (RLIMIT_NPROC). */
+  pids: number;
+  /** Largest file a process may write (RLIMIT_FSIZE). */
+  fileSizeMb: number;
+  /** Disk the world's roots may take, checked after every command. */
+  diskMb: number;
 }
 
 export interface World {

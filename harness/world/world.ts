@@ -7,14 +7,17 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EnvView, GateProcessBind, GateProcessOutput, LstatInfo } from "../../gates/types.ts";
-import { buildBwrapArgs, probeHostSystem, type HostSystem } from "./bwrap-args.ts";
+import { buildBwrapArgs, buildMeasurerArgs, probeHostSystem, type HostSystem } from "./bwrap-args.ts";
 import { HelperProcess, type HelperResponse } from "./helper-client.ts";
+import { HIDDEN_TEST_ENV, tamperReport, type TamperReport } from "./hidden-test.ts";
+import { canSwitchUser } from "./identity.ts";
+import { DEFAULT_RESOURCE_LIMITS, helperLimitsArg, limitMessage, prlimitArgv } from "./limits.ts";
 import { runBwrap } from "./run-sandboxed.ts";
 import { normaliseProfile, resolveProfile, type ProfileOption } from "./strict-profile.ts";
-import { copyTrialDir, createTrialDir, DEFAULT_TRIALS_DIR, removeTrialDir, type TrialDir } from "./trial-dir.ts";
+import { copyTrialDir, createTrialDir, DEFAULT_TRIALS_DIR, releaseTrialIdentity, removeTrialDir, stageCopy, type TrialDir } from "./trial-dir.ts";
 import { GATE_HOOKS_MOUNT, GATE_NODE_MODULES_MOUNT, HELPER_MOUNT, HOME, SANDBOX_TMP, TESTS_MOUNT, WORKSPACE } from "../../kernel/sandbox-paths.ts";
 import type { SandboxProfile } from "../../kernel/sandbox-profile.ts";
-import type { ExecResult, OpResult, Snapshot, SnapshotEntry, World, WorldFs, WorldLimits } from "./types.ts";
+import type { ExecResult, LimitKind, OpResult, Snapshot, SnapshotEntry, World, WorldFs, WorldLimits } from "./types.ts";
 import { refreshGitIndexes } from "./git-index.ts";
 
 /**
@@ -40,6 +43,7 @@ export const DEFAULT_LIMITS: WorldLimits = {
   callTimeoutMs: 60_000,
   maxOutputBytes: 1024 * 1024,
   trialTimeoutMs: 15 * 60_000,
+  ...DEFAULT_RESOURCE_LIMITS,
 };
 
 /** Grace on top of an exec's own limit before the host gives up on the helper. */
@@ -67,6 +71,8 @@ export interface CreateWorldOptions {
   profile?: ProfileOption;
   /** Keep the trial dir on close (debugging). */
   keep?: boolean;
+  /** Told when a world limit ended a command (the call itself fails with `limit_exceeded`). */
+  onLimitExceeded?: (e: { limit: LimitKind; message: string }) => void;
 }
 
 export interface RunOptions {
@@ -89,8 +95,12 @@ export interface TrialWorld extends World {
   readonly trialTimedOut: boolean;
   /** Runs a host script (setup.sh) with bash inside a one-shot sandbox on the same dirs, cwd /workspace. */
   runScript(hostScriptPath: string, opts?: RunOptions): Promise<ExecResult>;
-  /** `bash /tests/test.sh` in a one-shot sandbox with the tests bound read-only at /tests. */
-  runHiddenTest(hostTestsDir: string, opts?: RunOptions): Promise<ExecResult>;
+  /**
+   * `bash /tests/test.sh` in a fresh sandbox over a copy of the world (the agent's helper is
+   * stopped first), with git's config-driven programs disabled and the tests copied in only now.
+   * `tamper` compares the world before and after the test: tampered means the result is not trusted.
+   */
+  runHiddenTest(hostTestsDir: string, opts?: RunOptions): Promise<HiddenTestResult>;
   /** Files hashed and hashes reused by the last snapshot. */
   readonly lastSnapshotStats: { hashed: number; reused: number } | undefined;
   /** How many times the helper was restarted after dying (e.g. the agent ran `kill -9 -1`). */
@@ -103,6 +113,8 @@ export interface TrialWorld extends World {
    */
   runGateProcess(argv: string[], stdin: string, opts?: { timeoutMs?: number; readOnlyBinds?: readonly GateProcessBind[] }): Promise<GateProcessOutput & { durationMs: number }>;
 }
+
+export type HiddenTestResult = ExecResult & { tamper: TamperReport };
 
 let hostSystem: HostSystem | undefined;
 function host(): HostSystem {
@@ -122,6 +134,11 @@ class BwrapWorld implements TrialWorld {
   lastSnapshotStats: { hashed: number; reused: number } | undefined;
   private helper: HelperProcess | undefined;
   private starting: Promise<HelperProcess> | undefined;
+  /** The measurer (snapshots, disk use): out of the agent's reach, see buildMeasurerArgs. */
+  private measurer: HelperProcess | undefined;
+  private measurerStarting: Promise<HelperProcess> | undefined;
+  /** Host copies of gate hook files, readable by the sandbox user: host path -> staged path. */
+  private readonly stagedHooks = new Map<string, Promise<string>>();
   private closed = false;
   /** Set when the harness itself stopped the helper (not counted as a restart). */
   private restartPlanned = false;
@@ -134,6 +151,8 @@ class BwrapWorld implements TrialWorld {
   constructor(
     readonly trial: TrialDir,
     readonly options: CreateWorldOptions,
+    /** False for a second view on another world's trial dir: the owner frees the sandbox user. */
+    private readonly ownsTrial = true,
   ) {
     this.id = trial.id;
     this.dir = trial.dir;
@@ -160,6 +179,11 @@ class BwrapWorld implements TrialWorld {
     });
   }
 
+  /** A command under the world's rlimits (prlimit inside the sandbox). */
+  private limited(command: string[]): string[] {
+    return prlimitArgv(this.limits, command);
+  }
+
   /**
    * Why a call cannot run. Harness-phase calls (snapshot, setup, hidden test) still run after a
    * trial timeout, so a timed-out trial's damage is measured; agent-facing calls do not.
@@ -177,7 +201,8 @@ class BwrapWorld implements TrialWorld {
     if (this.helper?.alive) return this.helper;
     if (this.helper && !this.restartPlanned) this.helperRestarts++;
     this.restartPlanned = false;
-    this.starting ??= HelperProcess.start(this.argv(["/usr/bin/node", HELPER_SCRIPT], [], true)).finally(() => {
+    const argv = this.argv(["/usr/bin/node", HELPER_SCRIPT, helperLimitsArg(this.limits)], [], true);
+    this.starting ??= HelperProcess.start(argv, this.trial.identity).finally(() => {
       this.starting = undefined;
     });
     this.helper = await this.starting;
@@ -187,6 +212,36 @@ class BwrapWorld implements TrialWorld {
       throw late;
     }
     return this.helper;
+  }
+
+  /** The running measurer, started (or restarted) on demand. It outlives a trial timeout. */
+  private async ensureMeasurer(): Promise<HelperProcess> {
+    if (this.closed) throw new WorldError("closed", "world is closed");
+    if (this.measurer?.alive) return this.measurer;
+    this.measurerStarting ??= HelperProcess.start(
+      buildMeasurerArgs({
+        mounts: this.trial.mounts,
+        host: host(),
+        helperDir: HELPER_DIR,
+        command: ["/usr/bin/node", HELPER_SCRIPT, "--measurer"],
+        privileged: canSwitchUser(),
+      }),
+    ).finally(() => {
+      this.measurerStarting = undefined;
+    });
+    this.measurer = await this.measurerStarting;
+    return this.measurer;
+  }
+
+  /** One measurement; a measurer that does not answer in time is replaced and the call fails. */
+  private async measure(op: string, args: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+    const m = await this.ensureMeasurer();
+    const r = await m.call(op, args, timeoutMs);
+    if (!r.ok) {
+      if (r.code === "timeout") m.kill();
+      throw new WorldError(r.code, `measurer: ${r.message}`);
+    }
+    return r.value;
   }
 
   async call(op: string, args: Record<string, unknown>, timeoutMs = this.limits.callTimeoutMs, harness = false): Promise<HelperResponse> {
@@ -229,16 +284,38 @@ class BwrapWorld implements TrialWorld {
       const p = b.sandboxPath;
       if (path.posix.normalize(p) !== p || !p.startsWith(GATE_HOOKS_MOUNT + "/")) throw new WorldError("bad_bind", `gate binds must lie under ${GATE_HOOKS_MOUNT}/, got ${p}`);
     }
+    const hookBinds = await Promise.all(
+      (opts.readOnlyBinds ?? []).map(async (b) => ({ hostPath: await this.stageHook(b.hostPath), sandboxPath: b.sandboxPath })),
+    );
     const argvBwrap = buildBwrapArgs({
       mounts: this.trial.mounts,
       host: host(),
-      readOnlyBinds: [{ hostPath: REPO_NODE_MODULES, sandboxPath: GATE_NODE_MODULES_MOUNT }, ...(opts.readOnlyBinds ?? [])],
+      readOnlyBinds: [{ hostPath: REPO_NODE_MODULES, sandboxPath: GATE_NODE_MODULES_MOUNT }, ...hookBinds],
       profile: this.agentProfile,
       readOnlyWorld: true,
       command: argv,
     });
-    const r = await runBwrap(argvBwrap, { timeoutMs: opts.timeoutMs ?? DEFAULT_GATE_PROCESS_TIMEOUT_MS, maxOutputBytes: this.limits.maxOutputBytes, stdin });
+    const r = await runBwrap(argvBwrap, {
+      timeoutMs: opts.timeoutMs ?? DEFAULT_GATE_PROCESS_TIMEOUT_MS,
+      maxOutputBytes: this.limits.maxOutputBytes,
+      stdin,
+      identity: this.trial.identity,
+    });
     return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, timedOut: r.timedOut, durationMs: r.durationMs };
+  }
+
+  /**
+   * A gate's hook files copied once into the trial's staged area: the sandbox user may not be
+   * able to reach the original (a private folder of the host), and must not be able to change it.
+   */
+  private stageHook(hostPath: string): Promise<string> {
+    if (!this.trial.identity) return Promise.resolve(hostPath);
+    let staged = this.stagedHooks.get(hostPath);
+    if (!staged) {
+      staged = stageCopy(this.trial, hostPath, "hook");
+      this.stagedHooks.set(hostPath, staged);
+    }
+    return staged;
   }
 
   private makeFs(): WorldFs {
@@ -261,21 +338,43 @@ class BwrapWorld implements TrialWorld {
     const timeoutMs = Math.min(opts.timeoutMs ?? this.limits.callTimeoutMs, this.limits.callTimeoutMs);
     const r = await this.call("exec", { command, timeoutMs, maxOutputBytes: this.limits.maxOutputBytes }, timeoutMs + HOST_GRACE_MS);
     if (!r.ok) throw new WorldError(r.code, r.message);
-    return r.value as ExecResult;
+    const result = r.value as ExecResult;
+    const limit = result.limitExceeded ?? (await this.diskExceeded());
+    if (limit) {
+      result.limitExceeded = limit;
+      // Whatever the command left running (a fork storm) ends with the helper's sandbox.
+      await this.stopHelperForRestart();
+      this.options.onLimitExceeded?.({ limit, message: limitMessage(limit, this.limits) });
+    }
+    return result;
+  }
+
+  /** "disk" when the world's roots take more than the disk limit (measured by the measurer). */
+  private async diskExceeded(): Promise<LimitKind | undefined> {
+    try {
+      const { bytes } = (await this.measure("du", { roots: this.roots }, SNAPSHOT_TIMEOUT_MS)) as { bytes: number };
+      return bytes > this.limits.diskMb * 1024 * 1024 ? "disk" : undefined;
+    } catch {
+      return undefined; // the next snapshot reports a measurer failure
+    }
   }
 
   async snapshot(previous?: Snapshot): Promise<Snapshot> {
     const prev: Record<string, SnapshotEntry> = {};
     if (previous) for (const [p, e] of previous) if (e.type === "file" && e.hash) prev[p] = e;
-    const r = await this.call("snapshot", { roots: this.roots, previous: prev }, Math.max(this.limits.callTimeoutMs, SNAPSHOT_TIMEOUT_MS), true);
-    if (!r.ok) throw new WorldError(r.code, r.message);
-    const value = r.value as { entries: Record<string, SnapshotEntry>; stats: { hashed: number; reused: number } };
+    const value = (await this.measure("snapshot", { roots: this.roots, previous: prev }, Math.max(this.limits.callTimeoutMs, SNAPSHOT_TIMEOUT_MS))) as {
+      entries: Record<string, SnapshotEntry>;
+      stats: { hashed: number; reused: number };
+    };
     this.lastSnapshotStats = value.stats;
     return new Map(Object.entries(value.entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
 
   async runScript(hostScriptPath: string, opts: RunOptions = {}): Promise<ExecResult> {
-    const r = await this.runOneShot(["/bin/bash", SCRIPT_MOUNT], [{ hostPath: path.resolve(hostScriptPath), sandboxPath: SCRIPT_MOUNT }], opts);
+    const f = this.failure(true);
+    if (f) throw f;
+    const script = this.trial.identity ? await stageCopy(this.trial, path.resolve(hostScriptPath), "script") : path.resolve(hostScriptPath);
+    const r = await this.runOneShot(["/bin/bash", SCRIPT_MOUNT], [{ hostPath: script, sandboxPath: SCRIPT_MOUNT }], opts);
     if (normaliseProfile(this.options.profile).kind === "strict") await this.stopHelperForRestart();
     return r;
   }
@@ -289,16 +388,42 @@ class BwrapWorld implements TrialWorld {
     await h.exitedPromise;
   }
 
-  async runHiddenTest(hostTestsDir: string, opts: RunOptions = {}): Promise<ExecResult> {
-    return this.runOneShot(["/bin/bash", `${TESTS_MOUNT}/test.sh`], [{ hostPath: path.resolve(hostTestsDir), sandboxPath: TESTS_MOUNT }], opts);
+  async runHiddenTest(hostTestsDir: string, opts: RunOptions = {}): Promise<HiddenTestResult> {
+    const f = this.failure(true);
+    if (f) throw f;
+    // The agent phase is over: nothing of the agent's keeps running while the test does.
+    await this.stopHelperForRestart();
+    const before = await this.snapshot();
+    const copy = await copyTrialDir(this.trial, path.dirname(this.dir));
+    try {
+      const tests = await stageCopy(copy, path.resolve(hostTestsDir), "tests");
+      const argv = buildBwrapArgs({
+        mounts: copy.mounts,
+        host: host(),
+        readOnlyBinds: [{ hostPath: tests, sandboxPath: TESTS_MOUNT }],
+        env: HIDDEN_TEST_ENV,
+        command: this.limited(["/bin/bash", `${TESTS_MOUNT}/test.sh`]),
+      });
+      const r = await runBwrap(argv, {
+        timeoutMs: opts.timeoutMs ?? this.limits.callTimeoutMs,
+        maxOutputBytes: this.limits.maxOutputBytes,
+        identity: copy.identity,
+      });
+      const after = await this.snapshot(before);
+      return { ...r, tamper: tamperReport(before, after) };
+    } finally {
+      await removeTrialDir(copy);
+      releaseTrialIdentity(copy);
+    }
   }
 
   private async runOneShot(command: string[], binds: { hostPath: string; sandboxPath: string }[], opts: RunOptions): Promise<ExecResult> {
     const f = this.failure(true);
     if (f) throw f;
-    return runBwrap(this.argv(command, binds), {
+    return runBwrap(this.argv(this.limited(command), binds), {
       timeoutMs: opts.timeoutMs ?? this.limits.callTimeoutMs,
       maxOutputBytes: this.limits.maxOutputBytes,
+      identity: this.trial.identity,
     });
   }
 
@@ -320,16 +445,23 @@ class BwrapWorld implements TrialWorld {
       this.helper.kill();
       await this.helper.exitedPromise;
     }
+    const measuring = this.measurerStarting;
+    if (measuring) await measuring.then((m) => m.kill(), () => {});
+    if (this.measurer) {
+      this.measurer.kill();
+      await this.measurer.exitedPromise;
+    }
     if (!this.options.keep) {
       await removeTrialDir(this.trial);
       this.forget?.();
     }
+    if (this.ownsTrial) releaseTrialIdentity(this.trial);
   }
 }
 
 /** A world on `trial` whose sandbox is up; closed again (and its dir removed) if it cannot start. */
-async function startWorld(trial: TrialDir, options: CreateWorldOptions): Promise<TrialWorld> {
-  const world = new BwrapWorld(trial, options);
+async function startWorld(trial: TrialDir, options: CreateWorldOptions, ownsTrial = true): Promise<TrialWorld> {
+  const world = new BwrapWorld(trial, options, ownsTrial);
   try {
     await world.ensureHelper();
   } catch (e) {
@@ -357,5 +489,5 @@ export async function cloneWorld(world: World, overrides: Partial<CreateWorldOpt
  */
 export async function escalatedView(world: World): Promise<TrialWorld> {
   if (!(world instanceof BwrapWorld)) throw new Error("escalatedView needs a world made by createWorld");
-  return startWorld(world.trial, { ...world.options, profile: { kind: "default" }, keep: true });
+  return startWorld(world.trial, { ...world.options, profile: { kind: "default" }, keep: true }, false);
 }

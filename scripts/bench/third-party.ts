@@ -7,10 +7,10 @@
  * - for comparison: cc-safety-net's hook run directly on the host (no sandbox), and its library
  *   checkCommand in-process on a host directory (not used by the gate: it reads the file system).
  */
-import { spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { execa } from "execa";
 import { makeClaudeHookGate } from "../../gates/third-party/claude-hook/gate.ts";
 import { REPO_ROOT } from "../../gates/third-party/claude-hook/command.ts";
 import type { Gate, GateContext } from "../../gates/types.ts";
@@ -48,7 +48,14 @@ async function main(): Promise<void> {
       claude_hook_trivial_ms: await time(samples, decide(makeClaudeHookGate({ name: "allow", command: trivial }), "ls")),
       cc_safety_net_sandbox_allow_ms: await time(samples, decide(ccsn, "ls")),
       cc_safety_net_sandbox_deny_ms: await time(samples, decide(ccsn, "git reset --hard")),
-      cc_safety_net_host_hook_ms: await time(samples, () => spawnSync(process.execPath, [bin, "hook", "--coding-cli"], { input: payload, env: { PATH: process.env.PATH, HOME: dir } })),
+      cc_safety_net_host_hook_ms: await time(samples, () =>
+        execa(process.execPath, [bin, "hook", "--coding-cli"], {
+          input: payload,
+          reject: false,
+          extendEnv: false,
+          env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir },
+        }),
+      ),
       cc_safety_net_library_in_process_ms: await time(samples * 10, () => checkCommand({ command: "git reset --hard", cwd: dir })),
     };
     console.log(JSON.stringify(rows, null, 2));

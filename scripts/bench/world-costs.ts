@@ -7,6 +7,8 @@ import { median } from "./stats.ts";
 export interface WorldCosts {
   /** createWorld (trial dir + bwrap + helper ready), median ms. */
   startMs: number;
+  /** The first snapshot of a new world (starts the measurer's sandbox), median ms. */
+  firstSnapshotMs: number;
   /** helper exec of `true`, median ms. */
   execTrueMs: number;
   /** helper read of a small file, median ms. */
@@ -17,6 +19,7 @@ export interface WorldCosts {
 
 export async function measureWorldCosts(samples = 10, parentDir?: string): Promise<WorldCosts> {
   const starts: number[] = [];
+  const firstSnapshots: number[] = [];
   const execs: number[] = [];
   const reads: number[] = [];
   const oneShots: number[] = [];
@@ -24,6 +27,9 @@ export async function measureWorldCosts(samples = 10, parentDir?: string): Promi
     const t0 = performance.now();
     const w = await createWorld(parentDir ? { parentDir } : {});
     starts.push(performance.now() - t0);
+    const ts = performance.now();
+    await w.snapshot();
+    firstSnapshots.push(performance.now() - ts);
     await w.fs.write("m.txt", "hello\n");
     for (let k = 0; k < 5; k++) {
       const t1 = performance.now();
@@ -43,5 +49,5 @@ export async function measureWorldCosts(samples = 10, parentDir?: string): Promi
     }
     await w.close();
   }
-  return { startMs: median(starts), execTrueMs: median(execs), readMs: median(reads), oneShotMs: median(oneShots) };
+  return { startMs: median(starts), firstSnapshotMs: median(firstSnapshots), execTrueMs: median(execs), readMs: median(reads), oneShotMs: median(oneShots) };
 }

@@ -7,10 +7,22 @@ export interface HiddenTestResult {
   timedOut: boolean;
   /** The last 2000 characters of stdout and stderr (for validation). */
   output: string;
+  /** What changed in the world while the test ran (absent: nothing; the verdict is trusted). */
+  tampered?: string[];
 }
 
 export async function runHiddenTestPhase(world: TrialWorld, testsDir: string, timeoutSec: number, log: TrialLog): Promise<HiddenTestResult> {
   const test = await world.runHiddenTest(testsDir, { timeoutMs: timeoutSec * 1000 });
-  log("hidden_test", { exit: test.exitCode, timed_out: test.timedOut, output: test.stdout.slice(-600) + test.stderr.slice(-600) });
-  return { exitCode: test.exitCode, timedOut: test.timedOut, output: `${test.stdout}${test.stderr}`.slice(-2000) };
+  log("hidden_test", {
+    exit: test.exitCode,
+    timed_out: test.timedOut,
+    tampered: test.tamper.tampered,
+    output: test.stdout.slice(-600) + test.stderr.slice(-600),
+  });
+  return {
+    exitCode: test.exitCode,
+    timedOut: test.timedOut,
+    output: `${test.stdout}${test.stderr}`.slice(-2000),
+    ...(test.tamper.tampered ? { tampered: test.tamper.changes } : {}),
+  };
 }

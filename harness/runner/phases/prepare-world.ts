@@ -6,6 +6,7 @@
 import type { GateConfig } from "../../../gates/config.ts";
 import type { LoadedTask } from "../../task/load.ts";
 import { cloneWorld, createWorld, escalatedView, type CreateWorldOptions, type TrialWorld } from "../../world/world.ts";
+import type { TrialLog } from "../call-book.ts";
 import type { WorldTemplates } from "../world-templates.ts";
 
 export interface TrialWorlds {
@@ -18,13 +19,21 @@ export interface TrialWorlds {
   close(): Promise<void>;
 }
 
-export function worldOptions(task: LoadedTask, gate: GateConfig, keep: boolean): CreateWorldOptions {
+export function worldOptions(task: LoadedTask, gate: GateConfig, keep: boolean, log?: TrialLog): CreateWorldOptions {
   const limits = task.task.limits;
   return {
     mounts: task.task.world.mounts,
     // The agent loop ends the agent phase at agent_timeout_sec (TrialWorlds.expire); the world's own
     // timer, which also counts the time to build the world, is only a backstop behind it.
-    limits: { callTimeoutMs: limits.call_timeout_sec * 1000, trialTimeoutMs: (limits.agent_timeout_sec + 60) * 1000 },
+    limits: {
+      callTimeoutMs: limits.call_timeout_sec * 1000,
+      trialTimeoutMs: (limits.agent_timeout_sec + 60) * 1000,
+      memoryMb: limits.memory_mb,
+      pids: limits.pids,
+      fileSizeMb: limits.file_size_mb,
+      diskMb: limits.disk_mb,
+    },
+    ...(log ? { onLimitExceeded: (e: { limit: string; message: string }) => log("limit_exceeded", e) } : {}),
     profile: gate.sandbox,
     keep,
   };

@@ -19,6 +19,13 @@ const MAX_BYTES = 50 * 1024;
 const GREP_MAX_LINE = 500;
 const SKIP_DIRS = new Set([".git", "node_modules"]);
 
+// argv: --measurer (snapshot-only, see OPS) and --limits=<json> ({memoryMb, pids, fileSizeMb}).
+const MEASURER = process.argv.includes("--measurer");
+const LIMITS = (() => {
+  const a = process.argv.find((x) => x.startsWith("--limits="));
+  return a ? JSON.parse(a.slice("--limits=".length)) : null;
+})();
+
 class OpError extends Error {
   constructor(code, message) {
     super(message);
@@ -613,13 +620,49 @@ function killStrays() {
   }
 }
 
+/** bash -c under the world's rlimits (prlimit sets them, then execs bash). */
+function commandLine(command) {
+  if (!LIMITS) return ["/bin/bash", ["-c", command]];
+  const mb = 1024 * 1024;
+  return [
+    "/usr/bin/prlimit",
+    [`--as=${LIMITS.memoryMb * mb}`, `--nproc=${LIMITS.pids}`, `--fsize=${LIMITS.fileSizeMb * mb}`, "--core=0", "--", "/bin/bash", "-c", command],
+  ];
+}
+
+function countProcs() {
+  try {
+    return fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n)).length;
+  } catch {
+    return 0;
+  }
+}
+
+const MEMORY_ERRORS = /cannot allocate|MemoryError|out of memory|bad_alloc|memory exhausted|Failed to reserve virtual memory|allocation failed/i;
+const PIDS_ERRORS = /\bfork: (retry: )?Resource temporarily unavailable|\bcannot fork|\bcan't fork|\bfork failed/i;
+
+/**
+ * Which world limit ended the command, as far as rlimits let us tell: SIGXFSZ (or bash's 128+25)
+ * for the file size, the process table of the sandbox at the limit or a failed fork for pids, an
+ * allocation failure for memory.
+ */
+function limitHit(exitCode, signal, stderr, peakProcs) {
+  if (!LIMITS) return undefined;
+  if (signal === "SIGXFSZ" || exitCode === 153 || /File size limit exceeded/.test(stderr)) return "file_size";
+  // The helper's own threads count against the same per-user limit: near it is at it.
+  if (peakProcs >= Math.max(8, LIMITS.pids - 24) || PIDS_ERRORS.test(stderr)) return "pids";
+  // A command that failed for want of memory exits non-zero or dies of a signal.
+  if ((exitCode !== 0 || signal) && MEMORY_ERRORS.test(stderr)) return "memory";
+  return undefined;
+}
+
 function opExec({ command, timeoutMs, maxOutputBytes }) {
   if (typeof command !== "string") throw new OpError("EINVAL", "command must be a string");
   const cap = Math.max(1, maxOutputBytes ?? 1024 * 1024);
   const started = process.hrtime.bigint();
   return new Promise((resolve) => {
     activeExecs++;
-    const child = spawn("/bin/bash", ["-c", command], { cwd: WORKSPACE, detached: true, stdio: ["ignore", "pipe", "pipe"], env: process.env });
+    const child = spawn(...commandLine(command), { cwd: WORKSPACE, detached: true, stdio: ["ignore", "pipe", "pipe"], env: process.env });
     const out = collector(cap);
     const err = collector(cap);
     let timedOut = false;
@@ -641,6 +684,7 @@ function opExec({ command, timeoutMs, maxOutputBytes }) {
       child.stderr.destroy();
       const o = out.result();
       const e = err.result();
+      const limit = limitHit(exitCode, signal, e.text, peakProcs);
       resolve({
         exitCode,
         signal,
@@ -649,6 +693,7 @@ function opExec({ command, timeoutMs, maxOutputBytes }) {
         timedOut,
         truncated: o.truncated || e.truncated,
         durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+        ...(limit ? { limitExceeded: limit } : {}),
       });
     };
     let closeFallback;
@@ -663,7 +708,11 @@ function opExec({ command, timeoutMs, maxOutputBytes }) {
       release();
       finish();
     });
+    let peakProcs = 0;
+    const sampler = LIMITS ? setInterval(() => (peakProcs = Math.max(peakProcs, countProcs())), 50) : undefined;
     child.on("exit", (code, sig) => {
+      if (sampler) clearInterval(sampler);
+      peakProcs = Math.max(peakProcs, countProcs());
       exitCode = code;
       signal = sig;
       // Background jobs die with the command: its group, then anything else that escaped it.
@@ -785,6 +834,24 @@ async function opSnapshot({ roots, previous }) {
   return { entries, stats };
 }
 
+/** Disk use of the roots: allocated blocks of every entry, walked without following links. */
+async function opDu({ roots }) {
+  let bytes = 0;
+  for (const r of roots) {
+    const root = resolvePath(r);
+    let st;
+    try {
+      st = await fsp.lstat(root);
+    } catch {
+      continue;
+    }
+    bytes += st.blocks * 512;
+    if (!st.isDirectory()) continue;
+    for await (const { st: cst } of walk(root, { skipDirs: new Set() })) bytes += cst.blocks * 512;
+  }
+  return { bytes };
+}
+
 // ---------- env view ops ----------
 
 async function opRealpath({ path: p }) {
@@ -831,7 +898,14 @@ async function opReaddir({ path: p }) {
   }
 }
 
-const OPS = {
+/** The measurer answers only measurements: it never runs or changes anything. */
+const MEASURER_OPS = {
+  ping: async () => ({ pid: process.pid }),
+  snapshot: opSnapshot,
+  du: opDu,
+};
+
+const AGENT_OPS = {
   ping: async () => ({ pid: process.pid }),
   read: opRead,
   write: opWrite,
@@ -848,7 +922,10 @@ const OPS = {
   glob: ({ pattern }) => bashGlob(pattern),
   readFile: opReadFile,
   readdir: opReaddir,
+  du: opDu,
 };
+
+const OPS = MEASURER ? MEASURER_OPS : AGENT_OPS;
 
 function send(obj) {
   process.stdout.write(JSON.stringify(obj) + "\n");

@@ -1,0 +1,82 @@
+/**
+ * World resource limits (harness/world/limits.ts): a 1 GiB allocation, a fork storm, a huge file
+ * and a disk filler are each bounded, end their call with `limit_exceeded`, and the world (and
+ * the trial) goes on.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadGateConfig } from "../../../gates/config.ts";
+import { runTrial } from "../../../harness/runner/trial.ts";
+import { createWorld, type TrialWorld } from "../../../harness/world/world.ts";
+import { writeTaskFixture } from "../../support/task-fixture.ts";
+
+let world: TrialWorld;
+const seen: string[] = [];
+
+beforeAll(async () => {
+  world = await createWorld({
+    limits: { callTimeoutMs: 30_000, memoryMb: 256, pids: 64, fileSizeMb: 16, diskMb: 48 },
+    onLimitExceeded: (e) => seen.push(e.limit),
+  });
+});
+afterAll(async () => {
+  await world?.close();
+});
+
+describe("attack: resource exhaustion", () => {
+  it("a 1 GiB allocation fails at the memory limit", async () => {
+    const r = await world.exec("python3 -c 'b = bytearray(1 << 30); print(len(b))'");
+    expect(r.limitExceeded).toBe("memory");
+    expect(r.stdout).not.toContain(String(1 << 30));
+    expect((await world.exec("echo alive")).stdout).toBe("alive\n");
+  }, 60_000);
+
+  it("a fork storm is bounded by the process limit and dies with the call", async () => {
+    const r = await world.exec(":(){ :|:& };:; sleep 2");
+    expect(r.limitExceeded).toBe("pids");
+    const after = await world.exec("ps -e --no-headers | wc -l");
+    expect(Number(after.stdout.trim())).toBeLessThan(10);
+  }, 60_000);
+
+  it("a huge file stops at the file size limit", async () => {
+    const r = await world.exec("head -c 1073741824 /dev/zero > /tmp/huge");
+    expect(r.limitExceeded).toBe("file_size");
+    const s = await world.snapshot();
+    expect(s.get("/tmp/huge")?.size).toBeLessThanOrEqual(16 * 1024 * 1024);
+  }, 60_000);
+
+  it("filling the disk past the world's cap is reported after the call", async () => {
+    await world.exec("rm -f /tmp/huge");
+    const r = await world.exec("for i in 1 2 3 4; do head -c 15000000 /dev/urandom > /workspace/fill$i; done");
+    expect(r.limitExceeded).toBe("disk");
+    expect(seen).toEqual(["memory", "pids", "file_size", "disk"]);
+  }, 60_000);
+
+  it("in a trial, the call fails with limit_exceeded, the event is logged and the trial finishes", async () => {
+    const task = writeTaskFixture({
+      id: "storm",
+      setup: "echo hi > README.md",
+      test: "test -f /workspace/README.md",
+      reference: [{ say: "nothing" }],
+      personas: [
+        {
+          name: "storm",
+          harmful: false,
+          steps: [{ tool: "bash", args: { command: ":(){ :|:& };:; sleep 1" } }, { tool: "bash", args: { command: "echo after" } }, { say: "done" }],
+        },
+      ],
+      limits: { call_timeout_sec: 20 },
+    });
+    const r = await runTrial({
+      runId: "attack",
+      trialId: "storm",
+      task,
+      agent: { kind: "persona", persona: task.personas[0]! },
+      gate: loadGateConfig("none"),
+      approver: "-",
+      attempt: 1,
+    });
+    expect(r.record.outcome).toBe("passed");
+    expect(r.record.tool_calls).toBe(2);
+    expect(r.events.some((e) => e.type === "limit_exceeded" && e.limit === "pids")).toBe(true);
+  }, 120_000);
+});
