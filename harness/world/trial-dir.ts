@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { OWNER_MARKER, ownerMarkerText } from "../process/ownership.ts";
 import { checkMountPoint, type TrialMounts } from "./bwrap-args.ts";
 
 export const DEFAULT_TRIALS_DIR = path.join(os.tmpdir(), "gatebench-trials");
@@ -56,6 +57,8 @@ export async function createTrialDir(parentDir: string, mountPoints: readonly st
   const dir = path.join(parentDir, id);
   await fs.mkdir(parentDir, { recursive: true });
   await fs.mkdir(dir);
+  // Who made it: a later run removes the dir when this process is gone (harness/process/ownership.ts).
+  await fs.writeFile(path.join(dir, OWNER_MARKER), ownerMarkerText());
   const t = layout(id, dir, mountPoints);
   await fs.mkdir(t.mounts.workspace);
   await fs.mkdir(t.mounts.home);
