@@ -5,9 +5,10 @@
  * is bad input, exit 2; the lock of a dead one is taken over).
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { ApprovalRecord } from "../approvers/broker.ts";
 import { acquireDirLock } from "../process/ownership.ts";
+import { redact, redactDeep } from "../redact/redact.ts";
 import type { TrialRecord } from "./record.ts";
 import type { TrialEvent } from "./trial.ts";
 
@@ -56,26 +57,32 @@ export class RunOutput {
     this.writeAtomic(this.approvalsFile, toJsonLines(approvals));
   }
 
+  /**
+   * Every byte written about a trial goes through the redaction module first. The record is
+   * redacted in place, so what is shown afterwards (terminal line, summary) is the redacted form.
+   */
   appendTrial(record: TrialRecord, approvals: readonly ApprovalRecord[], events: readonly TrialEvent[]): void {
-    writeFileSync(join(this.dir, "trials", `${record.trial_id}.jsonl`), events.map((e) => JSON.stringify(e)).join("\n") + "\n");
-    if (approvals.length) appendFileSync(this.approvalsFile, approvals.map((a) => JSON.stringify(a)).join("\n") + "\n");
-    appendFileSync(this.resultsFile, JSON.stringify(record) + "\n");
+    Object.assign(record, redactDeep(record));
+    writeFileSync(join(this.dir, "trials", `${basename(record.trial_id)}.jsonl`), toJsonLines(events));
+    if (approvals.length) appendFileSync(this.approvalsFile, toJsonLines(approvals));
+    appendFileSync(this.resultsFile, toJsonLines([record]));
   }
 
   writeAtomic(file: string, text: string): void {
     const tmp = `${file}.tmp-${process.pid}`;
-    writeFileSync(tmp, text);
+    writeFileSync(tmp, redact(text));
     renameSync(tmp, file);
   }
 
   writeSummary(json: unknown, markdown: string): void {
-    this.writeAtomic(join(this.dir, "summary.json"), JSON.stringify(json, null, 2) + "\n");
+    this.writeAtomic(join(this.dir, "summary.json"), JSON.stringify(redactDeep(json), null, 2) + "\n");
     this.writeAtomic(join(this.dir, "summary.md"), markdown);
   }
 }
 
+/** One redacted JSON object per line: the only way records reach a jsonl file. */
 function toJsonLines(items: readonly unknown[]): string {
-  return items.map((i) => `${JSON.stringify(i)}\n`).join("");
+  return items.map((i) => `${JSON.stringify(redactDeep(i))}\n`).join("");
 }
 
 /** The whole JSON objects of a jsonl file; a torn or garbled line is dropped. */
