@@ -1,6 +1,7 @@
 /** npm run validate -- [--tasks ...] [--json] [--concurrency N] */
 import Table from "cli-table3";
 import { availableParallelism } from "node:os";
+import { redactDeep } from "../redact/redact.ts";
 import { loadTasks, selectTaskIds } from "../task/load.ts";
 import { validateTask, type TaskValidation } from "../validate/rules.ts";
 import { intFlag, parseCli, run } from "./main.ts";
@@ -21,7 +22,8 @@ async function main(): Promise<number> {
     Array.from({ length: Math.min(concurrency, tasks.length) }, async () => {
       while (next < tasks.length) {
         const i = next++;
-        results[i] = await validateTask(tasks[i]!);
+        // Everything printed below derives from the redacted result (test output can quote secrets).
+        results[i] = redactDeep(await validateTask(tasks[i]!));
         if (!a.json) process.stderr.write(`validated ${results[i]!.task}: ${results[i]!.valid ? "valid" : "INVALID"}\n`);
       }
     }),

@@ -66,10 +66,16 @@ function classChanges(t: string): number {
 /** A random-looking token: mixed case and digits, high entropy, not a hex digest, not a path or identifier. */
 export function looksLikeSecretToken(t: string): boolean {
   if (/^[0-9a-fA-F-]+$/.test(t)) return false;
-  if (!/[A-Z]/.test(t) || !/[a-z]/.test(t) || !/[0-9+/]/.test(t)) return false;
-  // A path: every segment reads like a word or a name (src/Components/Button2/index).
-  if (t.includes("/") && t.split("/").every((seg) => seg.length < 2 || classChanges(seg) < 0.35)) return false;
-  return classChanges(t) >= 0.35 && entropy(t) >= 3.5;
+  if (!/[A-Z]/.test(t) || !/[a-z]/.test(t)) return false;
+  // Letters only: a name (CamelCase changes case every few letters) unless it changes case like random text.
+  if (!/[0-9+/]/.test(t)) return classChanges(t) >= 0.45 && entropy(t) >= 3.5;
+  // A path: a lower-case word among segments that all read like names (src/Components/Button2/index).
+  const segments = t.split("/");
+  if (segments.length > 1 && segments.some((seg) => /^[a-z]{3,}$/.test(seg)) && segments.every((seg) => seg.length < 2 || classChanges(seg) < 0.35)) return false;
+  // A name made of words (x86_64-unknown-linux-gnu): two lower-case words or more between - and _ (not in base64).
+  if (t.split(/[-_]/).filter((seg) => /^[a-z]{3,}$/.test(seg)).length >= 2) return false;
+  // Random base64 changes class at ~0.64 of its characters (below 0.3: about 1 in 100,000 secrets).
+  return classChanges(t) >= 0.3 && entropy(t) >= 3.5;
 }
 
 export function redact(text: string): string {

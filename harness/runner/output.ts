@@ -68,15 +68,16 @@ export class RunOutput {
     appendFileSync(this.resultsFile, toJsonLines([record]));
   }
 
-  writeAtomic(file: string, text: string): void {
+  /** Callers pass text that is already redacted (toJsonLines, redactDeep, redact). */
+  private writeAtomic(file: string, text: string): void {
     const tmp = `${file}.tmp-${process.pid}`;
-    writeFileSync(tmp, redact(text));
+    writeFileSync(tmp, text);
     renameSync(tmp, file);
   }
 
   writeSummary(json: unknown, markdown: string): void {
     this.writeAtomic(join(this.dir, "summary.json"), JSON.stringify(redactDeep(json), null, 2) + "\n");
-    this.writeAtomic(join(this.dir, "summary.md"), markdown);
+    this.writeAtomic(join(this.dir, "summary.md"), redact(markdown));
   }
 }
 
