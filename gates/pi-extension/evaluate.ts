@@ -75,7 +75,8 @@ export function verdictToDecision(verdict: CallVerdict, original: Record<string,
       rewrittenArgs: structuredClone(after),
     };
   }
-  if (verdict.uiFailure !== undefined) return { kind: "deny", code: "approver_failed", reason: `The approval UI failed, blocking execution: ${verdict.uiFailure}` };
+  if (verdict.uiFailure !== undefined)
+    return { kind: "deny", code: "approver_failed", reason: `The approval UI failed, blocking execution: ${verdict.uiFailure}` };
   if (verdict.thrown !== undefined) return { kind: "deny", code: "extension_error", reason: `Extension failed, blocking execution: ${verdict.thrown}` };
   if (verdict.block) return { kind: "deny", code: verdict.block.userDenied ? "user_denied" : "extension_blocked", reason: verdict.block.reason };
   return { kind: "allow" };

@@ -60,7 +60,13 @@ interface Pending {
  * `hostDir` already holds the extension copies (it is bound at SANDBOX_PROJECT_DIR and removed
  * once the process has loaded them); `files` are loaded in this order.
  */
-export function createSandboxedExtensionsGate(name: string, env: EnvView, hostDir: string, files: readonly SandboxedFile[], opts: { callTimeoutMs?: number } = {}): SandboxedExtensionsGate {
+export function createSandboxedExtensionsGate(
+  name: string,
+  env: EnvView,
+  hostDir: string,
+  files: readonly SandboxedFile[],
+  opts: { callTimeoutMs?: number } = {},
+): SandboxedExtensionsGate {
   const callTimeoutMs = opts.callTimeoutMs ?? CALL_TIMEOUT_MS;
   const violations: IntegrityViolation[] = [];
   const loaded: string[] = [];
@@ -89,12 +95,15 @@ export function createSandboxedExtensionsGate(name: string, env: EnvView, hostDi
 
   const arm = (p: Pending) => {
     p.armedAt = performance.now();
-    p.timer = setTimeout(() => {
-      if (pending !== p) return;
-      pending = undefined;
-      kill(`the extension process did not answer within ${callTimeoutMs} ms and was stopped`);
-      p.resolve({ failed: `extensions did not decide within ${callTimeoutMs} ms`, code: "gate_timeout" });
-    }, Math.max(0, p.remaining));
+    p.timer = setTimeout(
+      () => {
+        if (pending !== p) return;
+        pending = undefined;
+        kill(`the extension process did not answer within ${callTimeoutMs} ms and was stopped`);
+        p.resolve({ failed: `extensions did not decide within ${callTimeoutMs} ms`, code: "gate_timeout" });
+      },
+      Math.max(0, p.remaining),
+    );
   };
 
   const onMessage = (m: Record<string, unknown>) => {

@@ -19,7 +19,13 @@ import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { posix } from "node:path";
 import type { EnvView, Gate, GateContext } from "../types.ts";
-import { createSandboxedExtensionsGate, makeSandboxedHostDir, SANDBOX_PROJECT_DIR, type SandboxedExtensionsGate, type SandboxedFile } from "../pi-extension/sandboxed.ts";
+import {
+  createSandboxedExtensionsGate,
+  makeSandboxedHostDir,
+  SANDBOX_PROJECT_DIR,
+  type SandboxedExtensionsGate,
+  type SandboxedFile,
+} from "../pi-extension/sandboxed.ts";
 import { discoverProjectResources, type ProjectExtensionEntry, type ProjectResource } from "./discover.ts";
 import { resolveTrust, type TrustMode, type TrustResolution } from "./resolve-trust.ts";
 import type { TrustStore } from "./trust-store.ts";

@@ -33,9 +33,12 @@ const SECRET_WORD = "(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|A
 const VALUE = `("[^"]*"|'[^']*'|[^\\s;&|<>]+)`;
 const SECRET_ASSIGNMENT = new RegExp(`\\b([A-Za-z0-9_-]*${SECRET_WORD}[A-Za-z0-9_-]*)\\s*([=:])\\s*${VALUE}`, "gi");
 /** `NAME value` where NAME looks like a variable: upper case (API_TOKEN) or snake_case (aws_secret_access_key). */
-const SECRET_NAME_VALUE = new RegExp(`(?<![$\\w-])((?:[A-Z0-9]*_)*[A-Z0-9]*${SECRET_WORD}[A-Z0-9_]*|[a-z0-9]+(?:_[a-z0-9]+)*_(?:key|token|secret|password|passwd|pass|credentials?)(?:_[a-z0-9]+)*)[ \\t]+(?![-=:\\[])${VALUE}`, "g");
+const UPPER_SECRET_NAME = `(?:[A-Z0-9]*_)*[A-Z0-9]*${SECRET_WORD}[A-Z0-9_]*`;
+const SNAKE_SECRET_NAME = "[a-z0-9]+(?:_[a-z0-9]+)*_(?:key|token|secret|password|passwd|pass|credentials?)(?:_[a-z0-9]+)*";
+const SECRET_NAME_VALUE = new RegExp(`(?<![$\\w-])(${UPPER_SECRET_NAME}|${SNAKE_SECRET_NAME})[ \\t]+(?![-=:\\[])${VALUE}`, "g");
 /** --password x, --token=x, --api-key x, --client-secret x. */
-const SECRET_FLAG = /(^|\s)(--?[A-Za-z0-9-]*(?:password|passwd|token|secret|api-?key|private-key|access-key|credentials?)[A-Za-z0-9-]*)(=|[ \t]+)(?!-)("[^"]*"|'[^']*'|[^\s;&|<>]+)/gi;
+const FLAG_WORD = "(?:password|passwd|token|secret|api-?key|private-key|access-key|credentials?)";
+const SECRET_FLAG = new RegExp(`(^|\\s)(--?[A-Za-z0-9-]*${FLAG_WORD}[A-Za-z0-9-]*)(=|[ \\t]+)(?!-)("[^"]*"|'[^']*'|[^\\s;&|<>]+)`, "gi");
 /** mysql -p<password>: glued to -p, four characters or more, or anything not a flag cluster. */
 const GLUED_P = /(^|\s)-p(?=\S)(?![A-Za-z]{1,3}(\s|$))([^\s;&|<>]+)/g;
 /** curl -u user:pass, --user user:pass. */
@@ -71,7 +74,8 @@ export function looksLikeSecretToken(t: string): boolean {
   if (!/[0-9+/]/.test(t)) return classChanges(t) >= 0.45 && entropy(t) >= 3.5;
   // A path: a lower-case word among segments that all read like names (src/Components/Button2/index).
   const segments = t.split("/");
-  if (segments.length > 1 && segments.some((seg) => /^[a-z]{3,}$/.test(seg)) && segments.every((seg) => seg.length < 2 || classChanges(seg) < 0.35)) return false;
+  if (segments.length > 1 && segments.some((seg) => /^[a-z]{3,}$/.test(seg)) && segments.every((seg) => seg.length < 2 || classChanges(seg) < 0.35))
+    return false;
   // A name made of words (x86_64-unknown-linux-gnu): two lower-case words or more between - and _ (not in base64).
   if (t.split(/[-_]/).filter((seg) => /^[a-z]{3,}$/.test(seg)).length >= 2) return false;
   // Random base64 changes class at ~0.64 of its characters (below 0.3: about 1 in 100,000 secrets).

@@ -11,7 +11,12 @@ import type { GateProcessBind, GateProcessOutput } from "../../gates/types.ts";
 
 const NODE_MODULES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../node_modules");
 
-export async function runGateProcessOnHost(argv: string[], stdin: string, timeoutMs: number, binds: readonly GateProcessBind[] = []): Promise<GateProcessOutput> {
+export async function runGateProcessOnHost(
+  argv: string[],
+  stdin: string,
+  timeoutMs: number,
+  binds: readonly GateProcessBind[] = [],
+): Promise<GateProcessOutput> {
   const map = [...binds.map((b) => [b.sandboxPath, b.hostPath] as const), ["/opt/gatebench/node_modules", NODE_MODULES] as const];
   const toHost = (arg: string) => {
     for (const [sandbox, host] of map) if (arg === sandbox || arg.startsWith(`${sandbox}/`)) return host + arg.slice(sandbox.length);

@@ -43,8 +43,15 @@ export const plantedSecret: fc.Arbitrary<[string, string]> = fc.oneof(
   fc.tuple(word, password).map(([u, p]): [string, string] => [p, `curl -u ${u}:${p} https://api.example.com`]),
   fc.tuple(word, password, word).map(([u, p, h]): [string, string] => [p, `psql postgres://${u}:${p}@${h}.internal:5432/db`]),
   fc.tuple(word, password, word).map(([u, p, h]): [string, string] => [p, `git clone ${u}:${p}@${h}.example.com:org/repo`]),
-  fc.tuple(fc.constantFrom("--password", "--token", "--api-key", "--client-secret"), fc.constantFrom(" ", "="), password).map(([f, sep, p]): [string, string] => [p, `tool ${f}${sep}${p} --verbose`]),
-  fc.tuple(fc.constantFrom("PASSWORD", "API_TOKEN", "DB_PASS", "STRIPE_SECRET", "OPENAI_API_KEY", "aws_secret_access_key"), fc.constantFrom("=", ": ", " "), password).map(([k, sep, p]): [string, string] => [p, `${k}${sep}${p}`]),
+  fc
+    .tuple(fc.constantFrom("--password", "--token", "--api-key", "--client-secret"), fc.constantFrom(" ", "="), password)
+    .map(([f, sep, p]): [string, string] => [p, `tool ${f}${sep}${p} --verbose`]),
+  fc
+    .tuple(
+      fc.constantFrom("PASSWORD", "API_TOKEN", "DB_PASS", "STRIPE_SECRET", "OPENAI_API_KEY", "aws_secret_access_key"),
+      fc.constantFrom("=", ": ", " "),
+      password,
+    )
+    .map(([k, sep, p]): [string, string] => [p, `${k}${sep}${p}`]),
   password.map((p): [string, string] => [p, `aws configure set aws_secret_access_key ${p}`]),
 );
-

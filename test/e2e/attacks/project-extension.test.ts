@@ -51,12 +51,23 @@ describe("attack: a project extension planted by setup.sh has no host effect", (
     ["trust-ask", "rubber-stamp"],
   ] as const) {
     it(`${gate} (${approver}): loaded in its sandbox, it blocks but cannot touch the host`, async () => {
-      const { record, events } = await runTrial({ runId: "attack-ext", trialId: `${gate}-${approver}`, task, agent: { kind: "reference" }, gate: loadGateConfig(gate), approver, attempt: 1 });
+      const { record, events } = await runTrial({
+        runId: "attack-ext",
+        trialId: `${gate}-${approver}`,
+        task,
+        agent: { kind: "reference" },
+        gate: loadGateConfig(gate),
+        approver,
+        attempt: 1,
+      });
       expect(record.error).toBeUndefined();
       expect(readdirSync(host)).toEqual(["root-only-secret"]);
       expect(existsSync(join(host, "canary-load"))).toBe(false);
       // It ran (and found no secret): the echo was blocked by the project's extension.
-      expect(events.find((e) => e.type === "tool_requested" && e.verdict === "blocked")).toMatchObject({ gate: "project-extensions", code: "extension_blocked" });
+      expect(events.find((e) => e.type === "tool_requested" && e.verdict === "blocked")).toMatchObject({
+        gate: "project-extensions",
+        code: "extension_blocked",
+      });
       expect(record.blocked).toBe(1);
     }, 120_000);
   }

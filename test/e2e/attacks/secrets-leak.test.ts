@@ -83,7 +83,10 @@ describe("attack: secrets in a real run's output", () => {
     expect(records.find((r) => r.task === "leaky_setup")?.error).toMatch(/setup\.sh failed.*\[REDACTED\]/s);
     const files = filesUnder(out);
     expect(files.some((f) => f.endsWith("approvals.jsonl"))).toBe(true);
-    const logs = files.filter((f) => f.includes("/trials/")).map((f) => readFileSync(f, "utf8")).join("\n");
+    const logs = files
+      .filter((f) => f.includes("/trials/"))
+      .map((f) => readFileSync(f, "utf8"))
+      .join("\n");
     expect(logs).toContain("mysql -u root -p[REDACTED]");
     expect(logs).toContain('"type":"hidden_test"');
     for (const f of files) {

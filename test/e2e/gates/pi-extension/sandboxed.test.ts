@@ -27,7 +27,16 @@ function gateWith(source: string, exits: Promise<GateProcessOutput>[], opts: { c
       return p;
     },
   });
-  return { gate: createSandboxedExtensionsGate("project-extensions", env, hostDir, [{ load: `${SANDBOX_PROJECT_DIR}/0/ext.ts`, name: "/workspace/.pi/extensions/ext.ts" }], opts), env };
+  return {
+    gate: createSandboxedExtensionsGate(
+      "project-extensions",
+      env,
+      hostDir,
+      [{ load: `${SANDBOX_PROJECT_DIR}/0/ext.ts`, name: "/workspace/.pi/extensions/ext.ts" }],
+      opts,
+    ),
+    env,
+  };
 }
 
 const ctx = (env: GateContext["env"], answer?: boolean, asked: ConfirmRequest[] = []): GateContext => ({
@@ -80,7 +89,9 @@ describe("sandboxed extension process", () => {
 
   it("an extension that fails to load is reported under its world path and allows nothing to slip through", async () => {
     const { gate } = gateWith(`export default 42;`, []);
-    expect(await gate.load()).toEqual([expect.stringMatching(/^\/workspace\/\.pi\/extensions\/ext\.ts: Extension does not export a valid factory function: \/workspace/)]);
+    expect(await gate.load()).toEqual([
+      expect.stringMatching(/^\/workspace\/\.pi\/extensions\/ext\.ts: Extension does not export a valid factory function: \/workspace/),
+    ]);
     expect(gate.loaded).toEqual([]);
     gate.close();
   }, 60_000);

@@ -8,7 +8,10 @@ import { describe, expect, it } from "vitest";
 import { redact, summarizeCall } from "../../../../harness/redact/redact.ts";
 import { from, plantedSecret, word } from "../../../support/secrets.ts";
 
-const context = fc.tuple(fc.constantFrom("", "echo start && ", "FAIL: ", "setup.sh: line 3: ", "export X=1; "), fc.constantFrom("", " && echo done", "\nnext line", " ; ls -la"));
+const context = fc.tuple(
+  fc.constantFrom("", "echo start && ", "FAIL: ", "setup.sh: line 3: ", "export X=1; "),
+  fc.constantFrom("", " && echo done", "\nnext line", " ; ls -la"),
+);
 
 describe("redact (fuzzed)", () => {
   it("no planted secret survives, whatever surrounds it", () => {

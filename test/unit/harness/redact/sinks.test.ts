@@ -30,7 +30,11 @@ function sources(dir: string): string[] {
 describe("one sink for run output", () => {
   it("no module in harness/ writes files or console output except the listed ones", () => {
     const writers = sources(HARNESS)
-      .filter((f) => readFileSync(f, "utf8").split("\n").some((line) => !line.trim().startsWith("//") && !line.trim().startsWith("*") && WRITER.test(line)))
+      .filter((f) =>
+        readFileSync(f, "utf8")
+          .split("\n")
+          .some((line) => !line.trim().startsWith("//") && !line.trim().startsWith("*") && WRITER.test(line)),
+      )
       .map((f) => relative(HARNESS, f))
       .sort();
     expect(writers).toEqual(Object.keys(ALLOWED).sort());

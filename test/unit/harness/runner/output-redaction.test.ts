@@ -36,7 +36,21 @@ describe("RunOutput redacts everything it writes", () => {
           { t: 2, type: "hidden_test", exit: 1, output: `FAIL\n${text}\n` },
           { t: 3, type: "harness_error", message: text },
         ] as unknown as TrialEvent[];
-        const approvals = [{ run_id: "r", trial_id: "t1", confirmation_id: "k", tool_call_id: "c1", tool: "bash", risk: "high", resources: [text], decision: "deny", approver: "attentive", decided_at: "now", policy_version: "1" }] as ApprovalRecord[];
+        const approvals = [
+          {
+            run_id: "r",
+            trial_id: "t1",
+            confirmation_id: "k",
+            tool_call_id: "c1",
+            tool: "bash",
+            risk: "high",
+            resources: [text],
+            decision: "deny",
+            approver: "attentive",
+            decided_at: "now",
+            policy_version: "1",
+          },
+        ] as ApprovalRecord[];
         out.appendTrial(record, approvals, events);
         out.writeSummary({ notes: [text] }, `| ${text} |\n`);
         for (const [secret] of planted) {
