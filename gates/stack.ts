@@ -55,15 +55,21 @@ async function decideLayer(gate: Gate, call: ProposedCall, ctx: GateContext, tim
   let onAbort: (() => void) | undefined;
   let remaining = timeoutMs;
   let armedAt = 0;
+  let paused = false;
   let expire: (() => void) | undefined;
   const arm = () => {
+    paused = false;
     armedAt = performance.now();
     timer = setTimeout(() => expire?.(), Math.max(0, remaining));
   };
   const pause = () => {
     clearTimeout(timer);
+    paused = true;
     remaining -= performance.now() - armedAt;
   };
+  // A synchronous (or busy-looping) gate keeps the timer from firing: its own working time is
+  // checked again when it returns, so an overrun denies even if the gate answered "allow".
+  const overran = () => (paused ? remaining : remaining - (performance.now() - armedAt)) < 0;
   const ui: GateUI = {
     hasUI: ctx.ui.hasUI,
     confirm: async (request) => {
@@ -82,7 +88,9 @@ async function decideLayer(gate: Gate, call: ProposedCall, ctx: GateContext, tim
       onAbort = () => reject(new Error("cancelled"));
       ctx.signal.addEventListener("abort", onAbort, { once: true });
     });
-    return await Promise.race([Promise.resolve().then(() => gate.decide(call, { ...ctx, ui })), stop]);
+    const decision = await Promise.race([Promise.resolve().then(() => gate.decide(call, { ...ctx, ui })), stop]);
+    if (overran()) throw new GateTimeout();
+    return decision;
   } catch (e) {
     if (e instanceof GateTimeout) return { kind: "deny", code: "gate_timeout", reason: `gate ${gate.name} did not decide within ${timeoutMs} ms` };
     if (ctx.signal.aborted) return { kind: "deny", code: "cancelled", reason: "the run was cancelled" };

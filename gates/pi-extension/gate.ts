@@ -20,10 +20,10 @@ import * as path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { InputError } from "../../kernel/errors.ts";
 import type { Decision, Gate, GateContext, ProposedCall } from "../types.ts";
-import type { Handler, RegisteredExtension } from "./extension-api.ts";
-import { createExtensionContext, emitToolCall, hasToolCallHandlers, type ToolCallEvent } from "./emit-tool-call.ts";
+import type { RegisteredExtension } from "./extension-api.ts";
+import { hasToolCallHandlers } from "./emit-tool-call.ts";
+import { evaluateToolCall, verdictToDecision, type CallVerdict } from "./evaluate.ts";
 import { loadExtension, REPO_ROOT, SHIPPED_EXAMPLES } from "./load-extension.ts";
-import { createUiContext, type UiRecorder } from "./ui-context.ts";
 
 export interface IntegrityViolation {
   toolCallId: string;
@@ -116,72 +116,14 @@ export function createExtensionsGate(name: string, files: readonly string[], opt
 
 async function decideWithExtensions(extensions: readonly RegisteredExtension[], call: ProposedCall, ctx: GateContext, violations: IntegrityViolation[]): Promise<Decision> {
   const original = call.args as Record<string, unknown>;
-  const input = structuredClone(original) as Record<string, unknown>;
-  const recorder: UiRecorder = { questions: [], notifications: [] };
-  const ui = createUiContext(ctx.ui, recorder);
-  const extCtx = createExtensionContext({ ui, hasUI: ctx.ui.hasUI, cwd: ctx.env.cwd, signal: ctx.signal });
-  const event: ToolCallEvent = { type: "tool_call", toolName: call.tool, toolCallId: call.id, input };
-  const mutatedBy: string[] = [];
-  const watched = extensions.map((ext) => watchInputMutations(ext, input, mutatedBy));
-
-  let thrown: unknown;
-  let outcome: Awaited<ReturnType<typeof emitToolCall>> | undefined;
-  try {
-    outcome = await emitToolCall(watched, event, extCtx);
-  } catch (err) {
-    thrown = err ?? new Error("handler threw a nullish value");
-  }
-
-  // `input` is the object Pi would have executed; a handler that replaces `event.input` with a new
-  // object changes nothing in Pi, so only in-place changes of `input` count.
-  if (!isDeepStrictEqual(input, original)) {
-    const extension = mutatedBy[0] ?? "(unknown: changed after its handler returned)";
-    violations.push({ toolCallId: call.id, tool: call.tool, extension, before: structuredClone(original), after: structuredClone(input) });
-    return {
-      kind: "deny",
-      code: "integrity_violation",
-      reason: `Extension ${path.basename(extension)} changed the tool arguments after they were checked: ${describeChange(original, input)}`,
-      rewrittenArgs: structuredClone(input),
-    };
-  }
-  if (recorder.failure !== undefined) {
-    return { kind: "deny", code: "approver_failed", reason: `The approval UI failed, blocking execution: ${recorder.failure}` };
-  }
-  if (thrown !== undefined) {
-    const message = thrown instanceof Error ? thrown.message : String(thrown);
-    return { kind: "deny", code: "extension_error", reason: `Extension failed, blocking execution: ${message}` };
-  }
-  const result = outcome?.result;
-  if (result?.block) {
-    const userSaidNo = recorder.questions.some((q) => q.answer === "denied");
-    return { kind: "deny", code: userSaidNo ? "user_denied" : "extension_blocked", reason: result.reason || "Tool execution was blocked" };
-  }
-  return { kind: "allow" };
+  const verdict = await evaluateToolCall(extensions, { id: call.id, tool: call.tool, args: original }, { ui: ctx.ui, cwd: ctx.env.cwd, signal: ctx.signal });
+  recordViolation(verdict, call, violations);
+  return verdictToDecision(verdict, original);
 }
 
-/** The same extension with each tool_call handler wrapped to note whether it changed `input`. */
-function watchInputMutations(ext: RegisteredExtension, input: Record<string, unknown>, mutatedBy: string[]): RegisteredExtension {
-  const handlers = ext.handlers.get("tool_call") ?? [];
-  const wrapped: Handler[] = handlers.map((handler) => async (event, ctx) => {
-    const before = structuredClone(input);
-    try {
-      return await handler(event, ctx);
-    } finally {
-      if (!isDeepStrictEqual(before, input)) mutatedBy.push(ext.path);
-    }
-  });
-  return { ...ext, handlers: new Map([...ext.handlers, ["tool_call", wrapped]]) };
-}
-
-function describeChange(before: Record<string, unknown>, after: Record<string, unknown>): string {
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  const changes = keys
-    .filter((k) => !isDeepStrictEqual(before[k], after[k]))
-    .map((k) => `${k}: ${clip(JSON.stringify(before[k]))} -> ${clip(JSON.stringify(after[k]))}`);
-  return changes.join("; ");
-}
-
-function clip(s: string | undefined, max = 160): string {
-  if (s === undefined) return "(absent)";
-  return s.length > max ? `${s.slice(0, max)}…` : s;
+/** Keeps a caught rewrite for counterfactual runs and reports. */
+export function recordViolation(verdict: CallVerdict, call: ProposedCall, violations: IntegrityViolation[]): void {
+  if (!verdict.rewrite) return;
+  const before = structuredClone(call.args) as Record<string, unknown>;
+  violations.push({ toolCallId: call.id, tool: call.tool, extension: verdict.rewrite.by, before, after: structuredClone(verdict.rewrite.after) });
 }

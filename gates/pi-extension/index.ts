@@ -3,3 +3,4 @@ export { createExtensionsGate, createPiExtensionGate, resolveExtensionSpec, type
 export { loadExtension, SHIPPED_EXAMPLES, type LoadResult } from "./load-extension.ts";
 export { emitToolCall, type ToolCallEvent, type ToolCallEventResult } from "./emit-tool-call.ts";
 export type { RegisteredExtension } from "./extension-api.ts";
+export { createSandboxedExtensionsGate, type SandboxedExtensionsGate, type SandboxedFile } from "./sandboxed.ts";

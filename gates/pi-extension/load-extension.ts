@@ -5,8 +5,10 @@
  * typebox) resolve to the installed packages exactly as they do inside Pi. Then the default
  * export is called with our ExtensionAPI (extension-api.ts), which records the handlers.
  *
- * Extension code runs in this (the harness) process on the host, exactly as Pi runs extensions
- * in-process. Only load extensions whose code you have read.
+ * Called in the harness process only for extensions a gate configuration names (Pi's shipped
+ * examples, files of this repository): code that was read. A project's own extensions are task
+ * content and are loaded by the same function inside a sandboxed extension process
+ * (sandboxed.ts, sandbox/serve.ts), never here.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";

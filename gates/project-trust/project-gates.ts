@@ -2,9 +2,11 @@
  * The gates a trusted project contributes: its `.pi/extensions`, loaded with the same loader as
  * the `pi-extension` gate and dispatched with Pi's runner semantics.
  *
- * Files are read inside the sandbox (EnvView.readFile, never through a link), copied into a host
- * temp directory and loaded from there; the world itself is never read from the host side.
- * Project extension code then runs in the harness process, exactly as Pi runs it in-process.
+ * Files are read inside the sandbox (EnvView.readFile, never through a link) and copied into a
+ * host temp directory; the world itself is never read from the host side. Project extension
+ * code never runs in the harness process: Pi runs it in-process, but here it is task content,
+ * so it is loaded in a sandboxed extension process (pi-extension/sandboxed.ts) that sees only
+ * the world, read-only, and answers each call over a socket with Pi's runner semantics.
  *
  * Order: the project gate is stacked AFTER the configuration's own layers. Pi 0.73.1 loads
  * project extensions first (loader.js `discoverAndLoadExtensions`: project, global, configured),
@@ -13,12 +15,17 @@
  * integrity: a rewrite that happens after the user's gate and the approver saw the call.
  * A project extension that fails to load is skipped with its error kept, as Pi does.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { posix } from "node:path";
 import type { EnvView, Gate, GateContext } from "../types.ts";
-import { createExtensionsGate, type PiExtensionGate } from "../pi-extension/gate.ts";
+import {
+  createSandboxedExtensionsGate,
+  makeSandboxedHostDir,
+  SANDBOX_PROJECT_DIR,
+  type SandboxedExtensionsGate,
+  type SandboxedFile,
+} from "../pi-extension/sandboxed.ts";
 import { discoverProjectResources, type ProjectExtensionEntry, type ProjectResource } from "./discover.ts";
 import { resolveTrust, type TrustMode, type TrustResolution } from "./resolve-trust.ts";
 import type { TrustStore } from "./trust-store.ts";
@@ -53,16 +60,20 @@ export async function loadProjectGatesWithReport(mode: TrustMode, ctx: GateConte
   return report;
 }
 
-/** Copy the project's extensions out of the world and load them into one gate (null when none loaded). */
+/**
+ * Copy the project's extensions out of the world and start them in a sandboxed extension
+ * process (one gate; null when none loaded). The copies are removed once the process has
+ * loaded them; the process ends with the trial.
+ */
 export async function createProjectExtensionsGate(
   env: EnvView,
   entries: readonly ProjectExtensionEntry[],
-): Promise<{ gate: PiExtensionGate | null; loaded: string[]; errors: string[] }> {
+): Promise<{ gate: SandboxedExtensionsGate | null; loaded: string[]; errors: string[] }> {
   const errors: string[] = [];
-  const hostDir = mkdtempSync(path.join(tmpdir(), "gatebench-project-ext-"));
+  const hostDir = makeSandboxedHostDir();
+  let started = false;
   try {
-    const hostFiles: string[] = [];
-    const sandboxFiles: string[] = [];
+    const files: SandboxedFile[] = [];
     const budget = { files: MAX_FILES, bytes: MAX_BYTES };
     const copiedDirs = new Map<string, string>();
     for (const [i, entry] of entries.entries()) {
@@ -96,33 +107,39 @@ export async function createProjectExtensionsGate(
           errors.push(`${entry.file}: not loaded: not a regular file`);
           continue;
         }
-        mkdirSync(slot, { recursive: true });
+        makeDir(slot);
         hostFile = path.join(slot, posix.basename(entry.file));
-        writeFileSync(hostFile, text);
+        writeCopy(hostFile, text);
       }
-      hostFiles.push(hostFile);
-      sandboxFiles.push(entry.file);
+      files.push({ load: posix.join(SANDBOX_PROJECT_DIR, ...path.relative(hostDir, hostFile).split(path.sep)), name: entry.file });
     }
-    if (hostFiles.length === 0) return { gate: null, loaded: [], errors };
-    const gate = createExtensionsGate("project-extensions", hostFiles, { failOnLoadError: false });
-    const loadErrors = await gate.load();
-    const failedHost = new Set(loadErrors.map((e) => hostFiles.find((h) => e.startsWith(`${h}:`))));
-    const loaded = sandboxFiles.filter((_, i) => !failedHost.has(hostFiles[i]));
-    errors.push(...loadErrors.map((e) => sandboxNames(e, hostFiles, sandboxFiles)));
+    if (files.length === 0) return { gate: null, loaded: [], errors };
+    const gate = createSandboxedExtensionsGate("project-extensions", env, hostDir, files);
+    started = true;
+    errors.push(...(await gate.load()));
+    const loaded = [...gate.loaded];
+    if (loaded.length === 0) gate.close();
     return { gate: loaded.length > 0 ? gate : null, loaded, errors };
   } finally {
-    // Modules are evaluated during load(); the copies are not needed afterwards.
-    rmSync(hostDir, { recursive: true, force: true });
+    // The gate removes its directory once the process has loaded (or failed to load) the copies.
+    if (!started) rmSync(hostDir, { recursive: true, force: true });
   }
 }
 
-function sandboxNames(message: string, hostFiles: string[], sandboxFiles: string[]): string {
-  return hostFiles.reduce((m, h, i) => m.split(h).join(sandboxFiles[i]!), message);
+function makeDir(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  chmodSync(dir, 0o755);
+}
+
+/** Readable by the sandbox's user, never writable by it. */
+function writeCopy(file: string, text: string): void {
+  writeFileSync(file, text);
+  chmodSync(file, 0o644);
 }
 
 /** Copy regular files and directories (no links, no node_modules) from the world to the host. */
 async function copyTree(env: EnvView, from: string, to: string, budget: { files: number; bytes: number }): Promise<void> {
-  mkdirSync(to, { recursive: true });
+  makeDir(to);
   for (const name of (await env.readdir(from)) ?? []) {
     if (name === "node_modules" || name === "." || name === ".." || name.includes("/")) continue;
     const src = posix.join(from, name);
@@ -135,7 +152,7 @@ async function copyTree(env: EnvView, from: string, to: string, budget: { files:
       if (text === null) continue;
       budget.files -= 1;
       budget.bytes -= st.size;
-      writeFileSync(path.join(to, name), text);
+      writeCopy(path.join(to, name), text);
     }
   }
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createFakeEnv, type FakeEnvSpec } from "../../scripts/fixtures/fake-env.ts";
+import { runGateProcessOnHost } from "../../test/support/host-gate-process.ts";
 import { emitToolCall, type ToolCallEvent } from "../pi-extension/emit-tool-call.ts";
 import { loadExtension } from "../pi-extension/load-extension.ts";
 import type { ConfirmRequest, GateContext, GateUI, ProposedCall } from "../types.ts";
@@ -26,8 +27,10 @@ function ui(answer: "headless" | "yes" | "no" | "fail"): GateUI & { asked: Confi
   };
 }
 
+/** A fake world whose gate processes run on the host (project extensions load in a separate process). */
 function ctxFor(spec: FakeEnvSpec, u: GateUI): GateContext {
-  return { env: createFakeEnv({ cwd: "/workspace", ...spec }), ui: u, signal: new AbortController().signal, runId: "t" };
+  const env = Object.assign(createFakeEnv({ cwd: "/workspace", ...spec }), { runGateProcess: runGateProcessOnHost });
+  return { env, ui: u, signal: new AbortController().signal, runId: "t" };
 }
 
 const kinds = async (spec: FakeEnvSpec) => (await discoverProjectResources(createFakeEnv(spec), "/workspace")).resources.map((r) => `${r.kind} ${r.path}`);

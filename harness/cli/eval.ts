@@ -15,6 +15,8 @@ import { summarize } from "../report/summary.ts";
 import { checkPersonasExist, parseAgentSelectors } from "../runner/agents.ts";
 import { runMatrix } from "../runner/matrix.ts";
 import { RunOutput } from "../runner/output.ts";
+import { sweepStaleWorlds, watchLauncher } from "../process/ownership.ts";
+import { DEFAULT_TRIALS_DIR } from "../world/trial-dir.ts";
 import { loadTasks, selectTaskIds } from "../task/load.ts";
 import { intFlag, parseCli, run } from "./main.ts";
 
@@ -71,6 +73,9 @@ async function main(): Promise<number> {
 
   const outDir = resolve(a.out ?? join("reports", "runs", newRunId()));
   const output = new RunOutput(outDir);
+  // One writer per out dir (RunOutput holds its lock); worlds of runs that are gone are swept; this run ends with its launcher.
+  sweepStaleWorlds(DEFAULT_TRIALS_DIR, (m) => process.stderr.write(m));
+  watchLauncher();
   const previous = output.readResults();
   if (previous.length > 0 && !a.resume) throw new InputError("command line", "--out", `an empty folder, or --resume to continue the run in ${outDir}`);
   const runId = previous[0]?.run_id ?? outDir.split("/").pop()!;

@@ -5,6 +5,7 @@
 import { pathToFileURL } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { InputError } from "../../kernel/errors.ts";
+import { redact } from "../redact/redact.ts";
 
 export function parseCli<T extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: T, allowPositionals = false) {
   try {
@@ -38,8 +39,9 @@ export function run(main: () => Promise<number>): void {
         process.stderr.write(`gatebench: bad input: ${e.message}\n`);
         process.exit(2);
       }
-      process.stderr.write(`gatebench: ${(e as Error)?.message ?? String(e)}\n`);
-      if (process.env.GATEBENCH_DEBUG) process.stderr.write(`${(e as Error)?.stack ?? ""}\n`);
+      // The terminal is an output too: an error message may quote a command or a setup's stderr.
+      process.stderr.write(`gatebench: ${redact((e as Error)?.message ?? String(e))}\n`);
+      if (process.env.GATEBENCH_DEBUG) process.stderr.write(`${redact((e as Error)?.stack ?? "")}\n`);
       process.exit(1);
     },
   );

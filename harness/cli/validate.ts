@@ -11,6 +11,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { InputError } from "../../kernel/errors.ts";
 import { inspectTask, selectTaskIds, TASKS_DIR, type LoadedTask } from "../task/load.ts";
+import { redactDeep } from "../redact/redact.ts";
 import { validateTask, type TaskValidation } from "../validate/rules.ts";
 import { intFlag, parseCli, run } from "./main.ts";
 
@@ -50,7 +51,8 @@ async function main(): Promise<number> {
     Array.from({ length: Math.min(concurrency, todo.length) }, async () => {
       while (next < todo.length) {
         const { i, task } = todo[next++]!;
-        results[i] = await validateTask(task);
+        // Everything printed below derives from the redacted result (test output can quote secrets).
+        results[i] = redactDeep(await validateTask(task));
         if (!a.json) process.stderr.write(`validated ${results[i]!.task}: ${results[i]!.valid ? "valid" : "INVALID"}\n`);
       }
     }),

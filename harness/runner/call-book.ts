@@ -16,7 +16,7 @@ import { createTools } from "../tools/index.ts";
 import { cloneWorld, type CreateWorldOptions, type TrialWorld } from "../world/world.ts";
 import type { Snapshot } from "../world/types.ts";
 import type { CallFacts } from "./record.ts";
-import { summarizeCall } from "./redact.ts";
+import { summarizeCall } from "../redact/redact.ts";
 
 const OS_REFUSAL = /\b(EROFS|EACCES|EPERM)\b|Read-only file system|Permission denied|Operation not permitted/;
 

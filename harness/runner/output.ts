@@ -1,58 +1,103 @@
 /**
  * A run's output folder: results.jsonl (one line per finished trial, appended whole, so a
  * killed run can resume), approvals.jsonl, per-trial event logs, summary.json, summary.md.
+ * One writer per folder: opening it takes `<dir>/.lock` for this process (a live other owner
+ * is bad input, exit 2; the lock of a dead one is taken over).
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { ApprovalRecord } from "../approvers/broker.ts";
+import { acquireDirLock } from "../process/ownership.ts";
+import { redact, redactDeep } from "../redact/redact.ts";
 import type { TrialRecord } from "./record.ts";
 import type { TrialEvent } from "./trial.ts";
 
 export class RunOutput {
   constructor(readonly dir: string) {
     mkdirSync(join(dir, "trials"), { recursive: true });
+    acquireDirLock(dir);
+  }
+
+  get approvalsFile(): string {
+    return join(this.dir, "approvals.jsonl");
   }
 
   get resultsFile(): string {
     return join(this.dir, "results.jsonl");
   }
 
-  /** Trials already finished in this folder (for --resume); a torn last line is ignored. */
+  /** Trials already finished in this folder (for --resume); a torn line is ignored, a repeated trial counted once. */
   readResults(): TrialRecord[] {
-    if (!existsSync(this.resultsFile)) return [];
-    const out: TrialRecord[] = [];
-    for (const line of readFileSync(this.resultsFile, "utf8").split("\n")) {
-      if (!line.trim()) continue;
-      try {
-        out.push(JSON.parse(line) as TrialRecord);
-      } catch {
-        // a line cut short by a kill: that trial is simply run again
-      }
-    }
-    return out;
+    const seen = new Set<string>();
+    return readJsonLines<TrialRecord>(this.resultsFile).filter((r) => {
+      if (typeof r?.trial_id !== "string" || seen.has(r.trial_id)) return false;
+      seen.add(r.trial_id);
+      return true;
+    });
   }
 
-  /** Drop a torn tail so appended lines start on a fresh line. */
+  /**
+   * Before a resume appends again: every jsonl file of the folder keeps only whole lines;
+   * results.jsonl keeps one line per trial, and approvals.jsonl only the records of trials in
+   * results.jsonl (the others belong to trials that did not finish and will run again), once each.
+   */
   repairResults(): void {
-    if (!existsSync(this.resultsFile)) return;
-    const text = readFileSync(this.resultsFile, "utf8");
-    if (text.length > 0 && !text.endsWith("\n")) this.writeAtomic(this.resultsFile, text.slice(0, text.lastIndexOf("\n") + 1));
+    const results = this.readResults();
+    if (existsSync(this.resultsFile)) this.writeAtomic(this.resultsFile, toJsonLines(results));
+    if (!existsSync(this.approvalsFile)) return;
+    const finished = new Set(results.map((r) => r.trial_id));
+    const seen = new Set<string>();
+    const approvals = readJsonLines<ApprovalRecord>(this.approvalsFile).filter((a) => {
+      if (!finished.has(a?.trial_id)) return false;
+      const key = `${a.trial_id}\0${a.confirmation_id}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    this.writeAtomic(this.approvalsFile, toJsonLines(approvals));
   }
 
+  /**
+   * Every byte written about a trial goes through the redaction module first. The record is
+   * redacted in place, so what is shown afterwards (terminal line, summary) is the redacted form.
+   */
   appendTrial(record: TrialRecord, approvals: readonly ApprovalRecord[], events: readonly TrialEvent[]): void {
-    writeFileSync(join(this.dir, "trials", `${record.trial_id}.jsonl`), events.map((e) => JSON.stringify(e)).join("\n") + "\n");
-    if (approvals.length) appendFileSync(join(this.dir, "approvals.jsonl"), approvals.map((a) => JSON.stringify(a)).join("\n") + "\n");
-    appendFileSync(this.resultsFile, JSON.stringify(record) + "\n");
+    Object.assign(record, redactDeep(record));
+    writeFileSync(join(this.dir, "trials", `${basename(record.trial_id)}.jsonl`), toJsonLines(events));
+    if (approvals.length) appendFileSync(this.approvalsFile, toJsonLines(approvals));
+    appendFileSync(this.resultsFile, toJsonLines([record]));
   }
 
-  writeAtomic(file: string, text: string): void {
+  /** Callers pass text that is already redacted (toJsonLines, redactDeep, redact). */
+  private writeAtomic(file: string, text: string): void {
     const tmp = `${file}.tmp-${process.pid}`;
     writeFileSync(tmp, text);
     renameSync(tmp, file);
   }
 
   writeSummary(json: unknown, markdown: string): void {
-    this.writeAtomic(join(this.dir, "summary.json"), JSON.stringify(json, null, 2) + "\n");
-    this.writeAtomic(join(this.dir, "summary.md"), markdown);
+    this.writeAtomic(join(this.dir, "summary.json"), JSON.stringify(redactDeep(json), null, 2) + "\n");
+    this.writeAtomic(join(this.dir, "summary.md"), redact(markdown));
   }
+}
+
+/** One redacted JSON object per line: the only way records reach a jsonl file. */
+function toJsonLines(items: readonly unknown[]): string {
+  return items.map((i) => `${JSON.stringify(redactDeep(i))}\n`).join("");
+}
+
+/** The whole JSON objects of a jsonl file; a torn or garbled line is dropped. */
+function readJsonLines<T>(file: string): T[] {
+  if (!existsSync(file)) return [];
+  const out: T[] = [];
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      const v = JSON.parse(line) as unknown;
+      if (v && typeof v === "object" && !Array.isArray(v)) out.push(v as T);
+    } catch {
+      // a line cut short by a kill: that trial is simply run again
+    }
+  }
+  return out;
 }

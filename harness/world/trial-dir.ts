@@ -8,6 +8,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { execa } from "execa";
+import { OWNER_MARKER, ownerMarkerText } from "../process/ownership.ts";
 import { checkMountPoint, type TrialMounts } from "./bwrap-args.ts";
 import { allocateIdentity, chownTree, releaseIdentity, type SandboxIdentity } from "./identity.ts";
 
@@ -94,6 +95,8 @@ export async function createTrialDir(
   if (identity) await ensureReachable(parentDir);
   await fs.mkdir(dir, { mode: 0o755 });
   await fs.chmod(dir, 0o755);
+  // Who made it: a later run removes the dir when this process is gone (harness/process/ownership.ts).
+  await fs.writeFile(path.join(dir, OWNER_MARKER), ownerMarkerText());
   const t: TrialDir = { ...layout(id, dir, mountPoints), identity };
   await fs.mkdir(t.mounts.workspace);
   await fs.mkdir(t.mounts.home);

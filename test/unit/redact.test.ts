@@ -1,8 +1,8 @@
 /**
- * redact / summarizeCall (harness/runner/redact.ts): what a log may say about a tool call.
+ * redact / summarizeCall (harness/redact/redact.ts): what a log may say about a tool call.
  */
 import { describe, expect, it } from "vitest";
-import { redact, summarizeCall } from "../../harness/runner/redact.ts";
+import { redact, summarizeCall } from "../../harness/redact/redact.ts";
 
 describe("redact: secret shapes", () => {
   const shapes: [string, string][] = [

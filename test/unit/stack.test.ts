@@ -139,6 +139,29 @@ describe("decideStack", () => {
     expect(later.calls).toBe(0);
   });
 
+  it("a synchronous gate that busy-loops past its timeout is denied, not allowed", async () => {
+    const busy = gate("busy", () => {
+      const end = performance.now() + 300;
+      while (performance.now() < end) {
+        // burn the event loop: no timer can fire while this runs
+      }
+      return { kind: "allow" };
+    });
+    const later = allowG("later");
+    const r = await decideStack([busy, later], CALL, ctx(), 100);
+    expect(r).toMatchObject({ kind: "deny", code: "gate_timeout", gate: "busy" });
+    expect(later.calls).toBe(0);
+    const asyncBusy = gate("async-busy", async () => {
+      await Promise.resolve();
+      const end = performance.now() + 300;
+      while (performance.now() < end) {
+        // the same after an await
+      }
+      return { kind: "allow" };
+    });
+    expect(await decideStack([asyncBusy], CALL, ctx(), 100)).toMatchObject({ kind: "deny", code: "gate_timeout" });
+  });
+
   it("a fast gate is not timed out", async () => {
     const r = await decideStack([gate("quick", async () => ({ kind: "allow" }))], CALL, ctx(), 200);
     expect(r.kind).toBe("allow");

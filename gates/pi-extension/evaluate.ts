@@ -1,0 +1,123 @@
+/**
+ * One tool call through a set of loaded extensions, with Pi's runner semantics
+ * (emit-tool-call.ts), reduced to a plain, serialisable verdict. It is the same code whether the
+ * extensions run in the harness process (configured gates from node_modules) or in a sandboxed
+ * extension process (project extensions, sandbox-worker.ts); gate.ts turns the verdict into a
+ * Decision. No harness imports: this module also runs inside the sandbox.
+ */
+import { isDeepStrictEqual } from "node:util";
+import type { Decision, GateUI } from "../types.ts";
+import type { Handler, RegisteredExtension } from "./extension-api.ts";
+import { createExtensionContext, emitToolCall, type ToolCallEvent } from "./emit-tool-call.ts";
+import { createUiContext, type UiRecorder } from "./ui-context.ts";
+
+export interface CallToEvaluate {
+  id: string;
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+export interface CallVerdict {
+  /** Handlers changed their copy of the input in place: the input Pi would have run, and the file that changed it first. */
+  rewrite?: { after: Record<string, unknown>; by: string };
+  /** The approver failed while a handler asked. */
+  uiFailure?: string;
+  /** A handler threw. */
+  thrown?: string;
+  /** A handler returned `{ block: true }`. */
+  block?: { reason: string; userDenied: boolean };
+}
+
+export async function evaluateToolCall(
+  extensions: readonly RegisteredExtension[],
+  call: CallToEvaluate,
+  opts: { ui: GateUI; cwd: string; signal: AbortSignal },
+): Promise<CallVerdict> {
+  const original = call.args;
+  const input = structuredClone(original) as Record<string, unknown>;
+  const recorder: UiRecorder = { questions: [], notifications: [] };
+  const ui = createUiContext(opts.ui, recorder);
+  const extCtx = createExtensionContext({ ui, hasUI: opts.ui.hasUI, cwd: opts.cwd, signal: opts.signal });
+  const event: ToolCallEvent = { type: "tool_call", toolName: call.tool, toolCallId: call.id, input };
+  const mutatedBy: string[] = [];
+  const watched = extensions.map((ext) => watchInputMutations(ext, input, mutatedBy));
+
+  let thrown: unknown;
+  let outcome: Awaited<ReturnType<typeof emitToolCall>> | undefined;
+  try {
+    outcome = await emitToolCall(watched, event, extCtx);
+  } catch (err) {
+    thrown = err ?? new Error("handler threw a nullish value");
+  }
+  const verdict: CallVerdict = {};
+  // `input` is the object Pi would have executed; a handler that replaces `event.input` with a new
+  // object changes nothing in Pi, so only in-place changes of `input` count.
+  if (!isDeepStrictEqual(input, original)) {
+    verdict.rewrite = { after: plain(input), by: mutatedBy[0] ?? "(unknown: changed after its handler returned)" };
+  }
+  if (recorder.failure !== undefined) verdict.uiFailure = recorder.failure;
+  if (thrown !== undefined) verdict.thrown = thrown instanceof Error ? thrown.message : String(thrown);
+  const result = outcome?.result;
+  if (result?.block) {
+    verdict.block = { reason: String(result.reason || "Tool execution was blocked"), userDenied: recorder.questions.some((q) => q.answer === "denied") };
+  }
+  return verdict;
+}
+
+/** The Decision for a verdict, in this order: rewrite, approver failure, throw, block, allow. */
+export function verdictToDecision(verdict: CallVerdict, original: Record<string, unknown>): Decision {
+  if (verdict.rewrite) {
+    const after = verdict.rewrite.after;
+    return {
+      kind: "deny",
+      code: "integrity_violation",
+      reason: `Extension ${baseName(verdict.rewrite.by)} changed the tool arguments after they were checked: ${describeChange(original, after)}`,
+      rewrittenArgs: structuredClone(after),
+    };
+  }
+  if (verdict.uiFailure !== undefined)
+    return { kind: "deny", code: "approver_failed", reason: `The approval UI failed, blocking execution: ${verdict.uiFailure}` };
+  if (verdict.thrown !== undefined) return { kind: "deny", code: "extension_error", reason: `Extension failed, blocking execution: ${verdict.thrown}` };
+  if (verdict.block) return { kind: "deny", code: verdict.block.userDenied ? "user_denied" : "extension_blocked", reason: verdict.block.reason };
+  return { kind: "allow" };
+}
+
+/** A JSON-safe copy (what a rewrite would have sent to the tool). */
+function plain(input: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return structuredClone(input);
+  } catch {
+    return JSON.parse(JSON.stringify(input)) as Record<string, unknown>;
+  }
+}
+
+function baseName(file: string): string {
+  return file.slice(file.lastIndexOf("/") + 1);
+}
+
+/** The same extension with each tool_call handler wrapped to note whether it changed `input`. */
+function watchInputMutations(ext: RegisteredExtension, input: Record<string, unknown>, mutatedBy: string[]): RegisteredExtension {
+  const handlers = ext.handlers.get("tool_call") ?? [];
+  const wrapped: Handler[] = handlers.map((handler) => async (event, ctx) => {
+    const before = structuredClone(input);
+    try {
+      return await handler(event, ctx);
+    } finally {
+      if (!isDeepStrictEqual(before, input)) mutatedBy.push(ext.path);
+    }
+  });
+  return { ...ext, handlers: new Map([...ext.handlers, ["tool_call", wrapped]]) };
+}
+
+function describeChange(before: Record<string, unknown>, after: Record<string, unknown>): string {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  const changes = keys
+    .filter((k) => !isDeepStrictEqual(before[k], after[k]))
+    .map((k) => `${k}: ${clip(JSON.stringify(before[k]))} -> ${clip(JSON.stringify(after[k]))}`);
+  return changes.join("; ");
+}
+
+function clip(s: string | undefined, max = 160): string {
+  if (s === undefined) return "(absent)";
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}

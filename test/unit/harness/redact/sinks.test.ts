@@ -1,0 +1,42 @@
+/**
+ * Every file gatebench writes about a run goes through RunOutput (harness/runner/output.ts),
+ * which redacts it. A new module in harness/ that writes files or logs to the console must be
+ * added here on purpose, with the reason it cannot carry a secret; otherwise this test fails.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const HARNESS = join(import.meta.dirname, "../../../../harness");
+
+/** Writers other than the redacting sink, and why they are safe. */
+const ALLOWED: Record<string, string> = {
+  "runner/output.ts": "the sink: redacts every record, event, approval and summary before writing",
+  "cli/new-task.ts": "writes a task scaffold from fixed templates",
+  "world/strict-profile.ts": "writes an empty mask file",
+  "world/trial-dir.ts": "writes the trial dir's owner marker (pid and start time)",
+  "world/world.ts": "writes `true` into a throw-away script for the sandbox cost benchmark",
+};
+
+const WRITER = /\b(writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream)\s*\(|\bconsole\.(log|error|warn|info|debug)\s*\(/;
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? sources(p) : p.endsWith(".ts") ? [p] : [];
+  });
+}
+
+describe("one sink for run output", () => {
+  it("no module in harness/ writes files or console output except the listed ones", () => {
+    const writers = sources(HARNESS)
+      .filter((f) =>
+        readFileSync(f, "utf8")
+          .split("\n")
+          .some((line) => !line.trim().startsWith("//") && !line.trim().startsWith("*") && WRITER.test(line)),
+      )
+      .map((f) => relative(HARNESS, f))
+      .sort();
+    expect(writers).toEqual(Object.keys(ALLOWED).sort());
+  });
+});
