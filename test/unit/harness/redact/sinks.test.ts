@@ -15,7 +15,7 @@ const ALLOWED: Record<string, string> = {
   "cli/new-task.ts": "writes a task scaffold from fixed templates",
   "world/strict-profile.ts": "writes an empty mask file",
   "world/trial-dir.ts": "writes the trial dir's owner marker (pid and start time)",
-  "world/world.ts": "writes `true` into a throw-away script for the sandbox cost benchmark",
+  "world/git-index.ts": "writes a fixed git refresh script listing the world's root paths",
 };
 
 const WRITER = /\b(writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream)\s*\(|\bconsole\.(log|error|warn|info|debug)\s*\(/;
