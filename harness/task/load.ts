@@ -18,6 +18,8 @@ export interface LoadedTask {
   testsDir: string;
   reference: Reference;
   personas: Persona[];
+  /** personas/generated/*.yaml (written by `npm run mutate`): run only with `--agents mutants` or `scripted:<name>`. */
+  generated?: Persona[];
 }
 
 export const TASKS_DIR = new URL("../../tasks/", import.meta.url).pathname;
@@ -64,8 +66,13 @@ export function loadTask(dir: string): LoadedTask {
   if (!existsSync(setupPath)) throw new InputError(displayPath(setupPath), "(file)", "setup.sh that builds the world");
   if (!existsSync(join(testsDir, "test.sh"))) throw new InputError(displayPath(join(testsDir, "test.sh")), "(file)", "the hidden test tests/test.sh");
   const reference = readYamlFile(join(dir, "reference.yaml"), ReferenceSchema);
+  const personas = loadPersonaDir(join(dir, "personas"));
+  const generated = loadPersonaDir(join(dir, "personas", "generated"));
+  return { task, dir, setupPath, testsDir, reference, personas, generated };
+}
+
+function loadPersonaDir(personaDir: string): Persona[] {
   const personas: Persona[] = [];
-  const personaDir = join(dir, "personas");
   if (existsSync(personaDir)) {
     for (const name of readdirSync(personaDir).filter((n) => n.endsWith(".yaml")).sort()) {
       const file = join(personaDir, name);
@@ -76,7 +83,7 @@ export function loadTask(dir: string): LoadedTask {
       personas.push(persona);
     }
   }
-  return { task, dir, setupPath, testsDir, reference, personas };
+  return personas;
 }
 
 export function listTaskIds(tasksDir = TASKS_DIR): string[] {

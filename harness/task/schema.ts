@@ -83,6 +83,8 @@ export const PersonaSchema = z.strictObject({
   description: z.string().min(1),
   harmful: z.boolean(),
   provenance: z.string().min(1),
+  /** Generated personas only (personas/generated/): the evasion family of the transform chain. */
+  family: z.string().optional(),
   steps: z.array(StepSchema).min(1),
 });
 
