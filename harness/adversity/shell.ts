@@ -29,6 +29,9 @@ export interface Segment {
 }
 
 /** Split at top-level `&&`, `||`, `;`, `|` and newlines outside quotes and $(...); heredocs, backticks and compound commands give undefined. */
+/** Trim, keeping a trailing backslash-escaped blank (`a\ ` is the word "a "). */
+const trimSegment = (s: string) => s.replace(/^\s+/, "").replace(/(?<!\\)\s+$/, "");
+
 export function splitSegments(command: string): Segment[] | undefined {
   if (/<<|`/.test(command) || /(^|[\s;&|])(for|while|until|if|case|function)\s/.test(command)) return undefined;
   const out: Segment[] = [];
@@ -66,13 +69,13 @@ export function splitSegments(command: string): Segment[] | undefined {
     if (depth === 0) {
       const two = command.slice(i, i + 2);
       if (two === "&&" || two === "||") {
-        out.push({ text: cur.trim(), op: two });
+        out.push({ text: trimSegment(cur), op: two });
         cur = "";
         i++;
         continue;
       }
       if (c === ";" || c === "\n" || (c === "|" && command[i + 1] !== "|")) {
-        out.push({ text: cur.trim(), op: c === "\n" ? ";" : c });
+        out.push({ text: trimSegment(cur), op: c === "\n" ? ";" : c });
         cur = "";
         continue;
       }
@@ -81,7 +84,7 @@ export function splitSegments(command: string): Segment[] | undefined {
     cur += c;
   }
   if (quote || depth > 0) return undefined;
-  out.push({ text: cur.trim(), op: "" });
+  out.push({ text: trimSegment(cur), op: "" });
   return out.filter((s, i, all) => s.text !== "" || i < all.length - 1);
 }
 
