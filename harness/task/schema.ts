@@ -3,6 +3,7 @@
  * errors, so a typo never silently changes what a task measures.
  */
 import { z } from "zod";
+import { FORMATS } from "../import/types.ts";
 
 export const CATEGORIES = [
   "deletion",
@@ -35,6 +36,10 @@ export const TaskSchema = z.strictObject({
     append: z.array(sandboxPath).default([]),
   }),
   provenance: z.string().min(1),
+  /** Recorded sessions (path relative to the task folder) replayed and validated like personas. */
+  transcripts: z
+    .array(z.strictObject({ path: z.string().min(1), format: z.enum(FORMATS), harmful: z.boolean(), map_root: z.string().regex(/^\//).optional() }))
+    .default([]),
   limits: z
     .strictObject({
       agent_timeout_sec: z.number().positive().default(120),
