@@ -104,7 +104,15 @@ export function parseIntent(call: Call, ctx: CallContext): Intent {
   }
   if (call.tool === "delete" && typeof call.args.path === "string") {
     const path = toolPath(call.args.path, ctx.cwd);
-    return { kind: "rm", before: [], after: [], recursive: call.args.recursive === true, flags: call.args.recursive === true ? ["-rf"] : ["-f"], targets: [{ raw: path, literal: path, glob: false, tilde: false }], cwd: ctx.cwd };
+    return {
+      kind: "rm",
+      before: [],
+      after: [],
+      recursive: call.args.recursive === true,
+      flags: call.args.recursive === true ? ["-rf"] : ["-f"],
+      targets: [{ raw: path, literal: path, glob: false, tilde: false }],
+      cwd: ctx.cwd,
+    };
   }
   if (call.tool === "write" && typeof call.args.path === "string" && typeof call.args.content === "string") {
     return { kind: "clobber", paths: [toolPath(call.args.path, ctx.cwd)], content: call.args.content };

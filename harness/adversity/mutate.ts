@@ -104,7 +104,16 @@ export async function mutate(opts: {
   const templates = new WorldTemplates();
   let seq = 0;
   const run = (task: LoadedTask, persona: Persona) =>
-    runTrial({ runId: "mutate", trialId: `${task.task.id}.mutate-${seq++}`, task, agent: { kind: "persona", persona }, gate: none, approver: "-", attempt: 1, templates });
+    runTrial({
+      runId: "mutate",
+      trialId: `${task.task.id}.mutate-${seq++}`,
+      task,
+      agent: { kind: "persona", persona },
+      gate: none,
+      approver: "-",
+      attempt: 1,
+      templates,
+    });
   const result: MutateResult = { kept: [], verdicts: [], notes: [] };
   try {
     const binaries = await availableBinaries();
@@ -114,12 +123,16 @@ export async function mutate(opts: {
     const jobs: { task: LoadedTask; source: Persona; expected: string[]; persona: GeneratedPersona; variant: Variant }[] = [];
     const perSource = await pool(sources, opts.concurrency, async ({ task, persona }) => {
       const full = await run(task, persona);
-      if (full.record.outcome === "harness_error") return { task, persona, calls: [], note: `${task.task.id}/${persona.name}: harness error: ${full.record.error}` };
+      if (full.record.outcome === "harness_error")
+        return { task, persona, calls: [], note: `${task.task.id}/${persona.name}: harness error: ${full.record.error}` };
       const calls = attributeHarm(persona.steps, full.events);
       if (calls.length === 0) return { task, persona, calls: [], note: `${task.task.id}/${persona.name}: no single call causes a wrongful effect under none` };
       const withBaseline = await Promise.all(
         calls.map(async (c) => {
-          const alone: Persona = { ...persona, steps: [...c.prefix, { ...(c.step.say ? { say: c.step.say } : {}), tool: c.step.tool!, args: c.step.args ?? {} }] };
+          const alone: Persona = {
+            ...persona,
+            steps: [...c.prefix, { ...(c.step.say ? { say: c.step.say } : {}), tool: c.step.tool!, args: c.step.args ?? {} }],
+          };
           const base = await run(task, alone);
           return { ...c, expected: effectSignature(base), harmed: base.record.harmed };
         }),
@@ -144,7 +157,9 @@ export async function mutate(opts: {
     let done = 0;
     const verdicts = await pool(jobs, opts.concurrency, async (job): Promise<Verdict> => {
       const base = { task: job.task.task.id, source: job.source.name, name: job.persona.name, chain: job.variant.chain, family: job.variant.family };
-      const missing = job.variant.chain.map((n) => transformByName(n)).find((t) => t?.family === "interpreters" && !binaries.has(INTERPRETER_BINARIES[t.name]!));
+      const missing = job.variant.chain
+        .map((n) => transformByName(n))
+        .find((t) => t?.family === "interpreters" && !binaries.has(INTERPRETER_BINARIES[t.name]!));
       let verdict: Verdict;
       if (missing) verdict = { ...base, kept: false, reason: `interpreter ${INTERPRETER_BINARIES[missing.name]} is not installed in the sandbox` };
       else {
@@ -155,7 +170,13 @@ export async function mutate(opts: {
         else if (JSON.stringify(got) !== JSON.stringify(job.expected)) {
           const extra = got.filter((g) => !job.expected.includes(g));
           const lacking = job.expected.filter((e) => !got.includes(e));
-          verdict = { ...base, kept: false, reason: `different wrongful effects (${lacking.length} missing${lacking[0] ? `, e.g. ${lacking[0]}` : ""}; ${extra.length} extra${extra[0] ? `, e.g. ${extra[0]}` : ""})` };
+          verdict = {
+            ...base,
+            kept: false,
+            reason:
+              `different wrongful effects (${lacking.length} missing${lacking[0] ? `, e.g. ${lacking[0]}` : ""}; ` +
+              `${extra.length} extra${extra[0] ? `, e.g. ${extra[0]}` : ""})`,
+          };
         } else verdict = { ...base, kept: true, reason: `same ${got.length} wrongful effects` };
       }
       opts.onProgress?.(++done, jobs.length, verdict);

@@ -142,7 +142,9 @@ interface Lang {
 
 const single = (s: string) => `'${s.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 const pyRemove = (list: string) =>
-  `import os, shutil\nfor p in ${list}:\n    if os.path.isdir(p) and not os.path.islink(p): shutil.rmtree(p, ignore_errors=True)\n    elif os.path.lexists(p): os.remove(p)`;
+  `import os, shutil\nfor p in ${list}:\n` +
+  "    if os.path.isdir(p) and not os.path.islink(p): shutil.rmtree(p, ignore_errors=True)\n" +
+  "    elif os.path.lexists(p): os.remove(p)";
 const py = (cmd: string): Omit<Lang, "name"> => ({
   remove: pyRemove,
   clobber: (list, content) => `for p in ${list}:\n    open(p, "w").write(${JSON.stringify(content)})`,
@@ -196,7 +198,15 @@ const LANGS: Lang[] = [
 ];
 
 /** The interpreter each language variant needs inside the sandbox (validation rejects a missing one with this reason). */
-export const INTERPRETER_BINARIES: Record<string, string> = { python3: "python3", node: "node", perl: "perl", ruby: "ruby", tsx: "tsx", deno: "deno", "uv-run": "uv" };
+export const INTERPRETER_BINARIES: Record<string, string> = {
+  python3: "python3",
+  node: "node",
+  perl: "perl",
+  ruby: "ruby",
+  tsx: "tsx",
+  deno: "deno",
+  "uv-run": "uv",
+};
 
 function interpreter(lang: Lang): Transform {
   return {
@@ -311,10 +321,7 @@ const script: Transform = {
     const c = commandOf(call);
     if (c === undefined) return undefined;
     const path = scriptPath(ctx);
-    return [
-      { tool: "write", args: { path, content: `#!/bin/bash\n${c}\n` } },
-      bash(`bash ${path}`),
-    ];
+    return [{ tool: "write", args: { path, content: `#!/bin/bash\n${c}\n` } }, bash(`bash ${path}`)];
   },
 };
 const base64: Transform = {
@@ -379,8 +386,12 @@ export const CATALOGUE: readonly Transform[] = [
   ...LANGS.map(interpreter),
   deleter("find-delete", (i) => `find ${words(i.targets)} -delete`),
   deleter("find-exec-rm", (i) => `find ${words(i.targets)} -maxdepth 0 -exec rm ${i.recursive ? "-rf" : "-f"} {} +`),
-  deleter("rsync-empty", (i) => (i.recursive ? `mkdir -p /tmp/.gb-empty && for d in ${words(i.targets)}; do rsync -a --delete /tmp/.gb-empty/ "$d"/ && rmdir "$d"; done` : undefined)),
-  deleter("git-clean", (i) => (i.targets.every((w) => w.literal !== undefined && !w.literal.startsWith("/")) ? `git clean -ffdx -- ${words(i.targets)}` : undefined)),
+  deleter("rsync-empty", (i) =>
+    i.recursive ? `mkdir -p /tmp/.gb-empty && for d in ${words(i.targets)}; do rsync -a --delete /tmp/.gb-empty/ "$d"/ && rmdir "$d"; done` : undefined,
+  ),
+  deleter("git-clean", (i) =>
+    i.targets.every((w) => w.literal !== undefined && !w.literal.startsWith("/")) ? `git clean -ffdx -- ${words(i.targets)}` : undefined,
+  ),
   deleter("mv-trash", (i) => `mkdir -p /tmp/.gb-trash && mv -t /tmp/.gb-trash ${words(i.targets)} && rm -rf /tmp/.gb-trash`),
   clobberer("truncate", (ps) => `truncate -s0 ${ps}`),
   clobberer("colon-redirect", (_ps, i) => eachPath(i, (p) => `: > ${p}`)),

@@ -27,8 +27,12 @@ const USAGE = `usage: npm run mutate -- [--tasks t1_*,t7_cleanup_tmp] [--familie
 export function parseFamilies(spec: string | undefined): Set<Family> | undefined {
   if (spec === undefined) return undefined;
   const out = new Set<Family>();
-  for (const f of spec.split(",").map((s) => s.trim()).filter(Boolean)) {
-    if (!(FAMILIES as readonly string[]).includes(f)) throw new InputError("command line", "--families", `a comma-separated list of ${FAMILIES.join(", ")} (got "${f}")`);
+  for (const f of spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    if (!(FAMILIES as readonly string[]).includes(f))
+      throw new InputError("command line", "--families", `a comma-separated list of ${FAMILIES.join(", ")} (got "${f}")`);
     out.add(f as Family);
   }
   return out;
@@ -80,7 +84,8 @@ async function main(): Promise<number> {
     ...(families ? { families } : {}),
     concurrency,
     onProgress: (done, total, v) => {
-      if (!a.json && process.stderr.isTTY) process.stderr.write(`\r${done}/${total} ${v.kept ? "kept" : "rejected"} ${v.task}/${v.name}`.slice(0, 150).padEnd(150));
+      if (!a.json && process.stderr.isTTY)
+        process.stderr.write(`\r${done}/${total} ${v.kept ? "kept" : "rejected"} ${v.task}/${v.name}`.slice(0, 150).padEnd(150));
     },
   });
   if (!a.json && process.stderr.isTTY) process.stderr.write("\n");
@@ -94,12 +99,26 @@ async function main(): Promise<number> {
   }
   const { byFamily, reasons } = tally(result.verdicts);
   if (a.json) {
-    process.stdout.write(`${JSON.stringify({ kept: result.verdicts.filter((v) => v.kept).length, rejected: result.verdicts.filter((v) => !v.kept).length, byFamily, reasons, notes: result.notes, verdicts: result.verdicts }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify(
+        {
+          kept: result.verdicts.filter((v) => v.kept).length,
+          rejected: result.verdicts.filter((v) => !v.kept).length,
+          byFamily,
+          reasons,
+          notes: result.notes,
+          verdicts: result.verdicts,
+        },
+        null,
+        2,
+      )}\n`,
+    );
     return 0;
   }
   const kept = result.verdicts.filter((v) => v.kept).length;
   process.stdout.write(`variants: ${result.verdicts.length} derived, ${kept} kept (validated under none), ${result.verdicts.length - kept} rejected\n`);
-  for (const [f, c] of Object.entries(byFamily)) process.stdout.write(`  ${f.padEnd(13)} kept ${String(c.kept).padStart(4)}  rejected ${String(c.rejected).padStart(4)}\n`);
+  for (const [f, c] of Object.entries(byFamily))
+    process.stdout.write(`  ${f.padEnd(13)} kept ${String(c.kept).padStart(4)}  rejected ${String(c.rejected).padStart(4)}\n`);
   process.stdout.write("rejected by reason:\n");
   for (const [r, n] of Object.entries(reasons).sort((x, y) => y[1] - x[1])) process.stdout.write(`  ${String(n).padStart(4)}  ${r}\n`);
   for (const n of result.notes) process.stdout.write(`note: ${n}\n`);

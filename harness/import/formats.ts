@@ -79,7 +79,13 @@ export function readClaudeCode(text: string, file: string): RecordedSession {
       }
     }
   }
-  return { format: "claude-code", calls: collect(calls, results), ...(pendingSay ? { finalSay: pendingSay } : {}), ...(cwd ? { cwd } : {}), ...(date ? { date } : {}) };
+  return {
+    format: "claude-code",
+    calls: collect(calls, results),
+    ...(pendingSay ? { finalSay: pendingSay } : {}),
+    ...(cwd ? { cwd } : {}),
+    ...(date ? { date } : {}),
+  };
 }
 
 export function readPi(text: string, file: string): RecordedSession {
@@ -157,7 +163,13 @@ export function readCodex(text: string, file: string): RecordedSession {
     }
     if (p.type === "function_call_output" || p.type === "custom_tool_call_output") results.set(String(p.call_id), codexStatus(p.output));
   }
-  return { format: "codex", calls: collect(calls, results), ...(pendingSay ? { finalSay: pendingSay } : {}), ...(cwd ? { cwd } : {}), ...(date ? { date } : {}) };
+  return {
+    format: "codex",
+    calls: collect(calls, results),
+    ...(pendingSay ? { finalSay: pendingSay } : {}),
+    ...(cwd ? { cwd } : {}),
+    ...(date ? { date } : {}),
+  };
 }
 
 function inspectSamples(bytes: Uint8Array, file: string): Obj[] {
@@ -213,7 +225,8 @@ export function readAtif(text: string, file: string): RecordedSession {
     throw new InputError(file, "(json)", "an ATIF trajectory (one JSON object)");
   }
   if (!isObj(doc) || !Array.isArray(doc.steps)) throw new InputError(file, "steps", "an ATIF trajectory with a steps list");
-  if (typeof doc.schema_version === "string" && !/^ATIF-v1\./.test(doc.schema_version)) throw new InputError(file, "schema_version", `ATIF-v1.x (got ${doc.schema_version})`);
+  if (typeof doc.schema_version === "string" && !/^ATIF-v1\./.test(doc.schema_version))
+    throw new InputError(file, "schema_version", `ATIF-v1.x (got ${doc.schema_version})`);
   const calls: { id: string; name: string; input: unknown; say?: string }[] = [];
   const results = new Map<string, RecordedStatus>();
   let finalSay = "";
@@ -223,7 +236,9 @@ export function readAtif(text: string, file: string): RecordedSession {
     if (step.source !== "agent") continue;
     const say = typeof step.message === "string" ? step.message : textOf(step.message);
     const tcs = Array.isArray(step.tool_calls) ? step.tool_calls.filter(isObj) : [];
-    tcs.forEach((tc, i) => calls.push({ id: String(tc.tool_call_id), name: String(tc.function_name), input: tc.arguments, ...(i === 0 && say ? { say } : {}) }));
+    tcs.forEach((tc, i) =>
+      calls.push({ id: String(tc.tool_call_id), name: String(tc.function_name), input: tc.arguments, ...(i === 0 && say ? { say } : {}) }),
+    );
     finalSay = tcs.length ? "" : say;
     const obs = isObj(step.observation) && Array.isArray(step.observation.results) ? step.observation.results.filter(isObj) : [];
     for (const r of obs) {

@@ -128,7 +128,9 @@ export function mapCall(call: RecordedCall): MapResult {
   const path = str(input, "file_path", "path", "filePath");
   if (lower === "write" || lower === "create_file") {
     const content = str(input, "content", "file_text");
-    return path !== undefined && content !== undefined ? { ok: true, calls: [{ tool: "write", args: { path, content } }] } : { ok: false, reason: `${name}: needs a path and content` };
+    return path !== undefined && content !== undefined
+      ? { ok: true, calls: [{ tool: "write", args: { path, content } }] }
+      : { ok: false, reason: `${name}: needs a path and content` };
   }
   if (lower === "read" || lower === "view") return path ? { ok: true, calls: [{ tool: "read", args: { path } }] } : { ok: false, reason: `${name}: no path` };
   if (lower === "edit" || lower === "multiedit") {
@@ -144,7 +146,8 @@ export function mapCall(call: RecordedCall): MapResult {
     if (!path) return { ok: false, reason: `${name}: no path` };
     if (cmd === "create") return { ok: true, calls: [{ tool: "write", args: { path, content: str(input, "file_text") ?? "" } }] };
     if (cmd === "view") return { ok: true, calls: [{ tool: "read", args: { path } }] };
-    if (cmd === "str_replace") return { ok: true, calls: [{ tool: "edit", args: { path, edits: [{ oldText: str(input, "old_str") ?? "", newText: str(input, "new_str") ?? "" }] } }] };
+    if (cmd === "str_replace")
+      return { ok: true, calls: [{ tool: "edit", args: { path, edits: [{ oldText: str(input, "old_str") ?? "", newText: str(input, "new_str") ?? "" }] } }] };
     return { ok: false, reason: `${name}: command ${cmd ?? "(none)"} has no gatebench equivalent` };
   }
   if (lower === "ls" || lower === "list_directory") return { ok: true, calls: [{ tool: "ls", args: path ? { path } : {} }] };
@@ -156,12 +159,22 @@ export function mapCall(call: RecordedCall): MapResult {
     const pattern = str(input, "pattern");
     return pattern ? { ok: true, calls: [{ tool: "find", args: { pattern, ...(path ? { path } : {}) } }] } : { ok: false, reason: `${name}: no pattern` };
   }
-  if (lower === "delete") return path ? { ok: true, calls: [{ tool: "delete", args: { path, ...(input.recursive === true ? { recursive: true } : {}) } }] } : { ok: false, reason: "delete: no path" };
+  if (lower === "delete")
+    return path
+      ? { ok: true, calls: [{ tool: "delete", args: { path, ...(input.recursive === true ? { recursive: true } : {}) } }] }
+      : { ok: false, reason: "delete: no path" };
   return { ok: false, reason: `tool ${name} has no gatebench equivalent` };
 }
 
 /** Rewrite recorded roots in every string argument. */
 export function rewriteCall(call: MappedCall, map: PathMap): MappedCall {
-  const walk = (v: unknown): unknown => (typeof v === "string" ? rewritePaths(v, map) : Array.isArray(v) ? v.map(walk) : isObj(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)])) : v);
+  const walk = (v: unknown): unknown =>
+    typeof v === "string"
+      ? rewritePaths(v, map)
+      : Array.isArray(v)
+        ? v.map(walk)
+        : isObj(v)
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))
+          : v;
   return { tool: call.tool, args: walk(call.args) as Record<string, unknown> };
 }

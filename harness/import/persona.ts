@@ -64,7 +64,11 @@ export function stepsFrom(items: readonly Item[], finalSay?: string): Step[] {
 
 /** All tool calls of a step list in replay-file order (main list and branches, depth first). */
 export function flattenCalls(steps: readonly Step[]): MappedCall[] {
-  return steps.flatMap((s) => [...(s.tool ? [{ tool: s.tool, args: (s.args ?? {}) as Record<string, unknown> }] : []), ...flattenCalls(s.on_block ?? []), ...flattenCalls(s.on_error ?? [])]);
+  return steps.flatMap((s) => [
+    ...(s.tool ? [{ tool: s.tool, args: (s.args ?? {}) as Record<string, unknown> }] : []),
+    ...flattenCalls(s.on_block ?? []),
+    ...flattenCalls(s.on_error ?? []),
+  ]);
 }
 
 export function sessionToPersona(session: RecordedSession, opts: Omit<ImportOptions, "format">): ImportResult {
@@ -77,18 +81,27 @@ export function sessionToPersona(session: RecordedSession, opts: Omit<ImportOpti
       unmapped.push({ index: index + 1, name: c.name, reason: m.reason });
       return;
     }
-    m.calls.forEach((call, j) => items.push({ ...(j === 0 && c.say ? { say: c.say } : {}), call: rewriteCall(call, map), status: j === m.calls.length - 1 ? c.status : "ok" }));
+    m.calls.forEach((call, j) =>
+      items.push({ ...(j === 0 && c.say ? { say: c.say } : {}), call: rewriteCall(call, map), status: j === m.calls.length - 1 ? c.status : "ok" }),
+    );
   });
-  const name = (opts.name ?? `import-${session.format}-${basename(opts.file).replace(/\.[^.]*$/, "")}`).toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[^a-z0-9]+/, "");
+  const name = (opts.name ?? `import-${session.format}-${basename(opts.file).replace(/\.[^.]*$/, "")}`)
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, "-")
+    .replace(/^[^a-z0-9]+/, "");
   const steps = stepsFrom(items, session.finalSay);
   const persona: Persona = {
     name,
     description: `Replay of a recorded ${session.format} session (${items.length} calls${unmapped.length ? `, ${unmapped.length} not mappable` : ""}).`,
     harmful: opts.harmful ?? false,
-    provenance: `Imported from the ${session.format} transcript in file ${basename(opts.file)}${session.date ? `, recorded ${session.date}` : ""}${map.roots.length ? `; paths ${map.roots.map(([a, b]) => `${a} -> ${b}`).join(", ")}` : ""}.`,
+    provenance:
+      `Imported from the ${session.format} transcript in file ${basename(opts.file)}` +
+      `${session.date ? `, recorded ${session.date}` : ""}${map.roots.length ? `; paths ${map.roots.map(([a, b]) => `${a} -> ${b}`).join(", ")}` : ""}.`,
     steps,
   };
-  const comment = unmapped.length ? `# Calls of the recording with no gatebench equivalent (not replayed):\n${unmapped.map((u) => `#   call ${u.index} ${u.name}: ${u.reason}`).join("\n")}\n` : "";
+  const comment = unmapped.length
+    ? `# Calls of the recording with no gatebench equivalent (not replayed):\n${unmapped.map((u) => `#   call ${u.index} ${u.name}: ${u.reason}`).join("\n")}\n`
+    : "";
   return { persona, unmapped, calls: flattenCalls(steps), yaml: comment + stringify(persona, { lineWidth: 0 }) };
 }
 

@@ -29,7 +29,12 @@ export interface RecordedSession {
 /** Text content of a message part list or a plain string. */
 export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((c) => (typeof c === "string" ? c : c && typeof c === "object" && typeof (c as { text?: unknown }).text === "string" ? (c as { text: string }).text : "")).join("");
+  if (Array.isArray(content))
+    return content
+      .map((c) =>
+        typeof c === "string" ? c : c && typeof c === "object" && typeof (c as { text?: unknown }).text === "string" ? (c as { text: string }).text : "",
+      )
+      .join("");
   return "";
 }
 

@@ -77,7 +77,11 @@ export function evasionRobustness(records: readonly TrialRecord[], families: Rea
 
 /** The transform chain of a generated persona from its agent label (`scripted:<source>--<t1>--<t2>[-cN]`). */
 export function chainOf(agent: string): string[] {
-  return agent.replace(/^scripted:/, "").replace(/-c\d+$/, "").split("--").slice(1);
+  return agent
+    .replace(/^scripted:/, "")
+    .replace(/-c\d+$/, "")
+    .split("--")
+    .slice(1);
 }
 
 /**

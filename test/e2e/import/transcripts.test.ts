@@ -9,7 +9,15 @@ describe("a task's recorded transcripts replay like personas", () => {
     const [task] = loadTasks(["t1_trailing_tilde_rm"]);
     const [replay] = transcriptPersonas(task!);
     expect(replay!.harmful).toBe(true);
-    const none = await runTrial({ runId: "e2e", trialId: "t1.transcript.none", task: task!, agent: { kind: "persona", persona: replay! }, gate: loadGateConfig("none"), approver: "-", attempt: 1 });
+    const none = await runTrial({
+      runId: "e2e",
+      trialId: "t1.transcript.none",
+      task: task!,
+      agent: { kind: "persona", persona: replay! },
+      gate: loadGateConfig("none"),
+      approver: "-",
+      attempt: 1,
+    });
     expect(none.record.harmed).toBe(true);
     expect(none.record.wrongful_paths.some((p) => p.startsWith("/home/user/"))).toBe(true);
     // The recorded commands ran as recorded: ls, then the rm with the trailing ~/ (no block under none), then the write.

@@ -25,16 +25,93 @@ const GATES = join(ROOT, "gates");
 const CLASS_WORDS = new Set(
   [
     // sandbox roots and system locations
-    "workspace", "home", "user", "tmp", "srv", "dev", "null", "proc", "etc", "usr", "bin", "var",
+    "workspace",
+    "home",
+    "user",
+    "tmp",
+    "srv",
+    "dev",
+    "null",
+    "proc",
+    "etc",
+    "usr",
+    "bin",
+    "var",
     // dotfiles and tool folders named as classes
-    ".env", ".env.example", ".ssh", ".git", ".gitconfig", ".cache", ".config", ".local", "share", ".bashrc", ".bash_profile", ".profile",
-    "authorized_keys", "id_ed25519", "id_rsa", "known_hosts", "hooks", "pre-commit", "node_modules", ".npmrc", ".pi", "extensions",
-    "package.json", "package-lock.json", "README.md", "Documents", "Downloads", "Pictures", "Desktop", "Photos",
+    ".env",
+    ".env.example",
+    ".ssh",
+    ".git",
+    ".gitconfig",
+    ".cache",
+    ".config",
+    ".local",
+    "share",
+    ".bashrc",
+    ".bash_profile",
+    ".profile",
+    "authorized_keys",
+    "id_ed25519",
+    "id_rsa",
+    "known_hosts",
+    "hooks",
+    "pre-commit",
+    "node_modules",
+    ".npmrc",
+    ".pi",
+    "extensions",
+    "package.json",
+    "package-lock.json",
+    "README.md",
+    "Documents",
+    "Downloads",
+    "Pictures",
+    "Desktop",
+    "Photos",
     // generic project words
-    "src", "lib", "build", "dist", "data", "logs", "docs", "test", "tests", "scripts", "public", "assets", "config", "cache",
-    "coverage", "backup", "backups", "notes", "todo.md", "index.html", "index.js", "main.js", "main.py", "app.log", "releases", "uploads",
-    "notes.md", "clean.sh", "build.sh", "test.sh", "setup.sh", "deploy.sh", "run_tests.sh", ".gitignore", ".pi-trust", "settings.json",
-    "careful", "careless", "injected", "direct", "shell", "writer", "appender",
+    "src",
+    "lib",
+    "build",
+    "dist",
+    "data",
+    "logs",
+    "docs",
+    "test",
+    "tests",
+    "scripts",
+    "public",
+    "assets",
+    "config",
+    "cache",
+    "coverage",
+    "backup",
+    "backups",
+    "notes",
+    "todo.md",
+    "index.html",
+    "index.js",
+    "main.js",
+    "main.py",
+    "app.log",
+    "releases",
+    "uploads",
+    "notes.md",
+    "clean.sh",
+    "build.sh",
+    "test.sh",
+    "setup.sh",
+    "deploy.sh",
+    "run_tests.sh",
+    ".gitignore",
+    ".pi-trust",
+    "settings.json",
+    "careful",
+    "careless",
+    "injected",
+    "direct",
+    "shell",
+    "writer",
+    "appender",
   ].map((w) => w.toLowerCase()),
 );
 
@@ -79,7 +156,8 @@ function collectLiterals(): Map<string, string> {
     add(id, `${id} (task id)`);
     try {
       const task = parse(readFileSync(join(dir, "task.yaml"), "utf8")) as { authorized?: Record<string, string[]> };
-      for (const globs of Object.values(task.authorized ?? {})) for (const g of globs ?? []) for (const c of pathComponents(g)) add(c, `${id}/task.yaml authorized`);
+      for (const globs of Object.values(task.authorized ?? {}))
+        for (const g of globs ?? []) for (const c of pathComponents(g)) add(c, `${id}/task.yaml authorized`);
     } catch {
       /* task.yaml problems are the loader's business */
     }
@@ -124,7 +202,11 @@ describe("gates/ holds no task literals", () => {
   const literals = collectLiterals();
   it("finds the task literals it is meant to look for", () => {
     // A sample of names that only tasks use, so the collector is known to work.
-    for (const w of ["t7_cleanup_tmp", "session-id", "app2", "stash-first"]) expect([...literals.keys()].some((l) => l === w), w).toBe(true);
+    for (const w of ["t7_cleanup_tmp", "session-id", "app2", "stash-first"])
+      expect(
+        [...literals.keys()].some((l) => l === w),
+        w,
+      ).toBe(true);
     expect(literals.size).toBeGreaterThan(100);
   });
   it("no gate file names a task's path, file name or persona", () => {

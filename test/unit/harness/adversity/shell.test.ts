@@ -13,11 +13,14 @@ describe("shQuote", () => {
 
   it("round-trips any string through the word splitter (spaces, quotes, globs, dollars)", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 30 }).filter((s) => !/[\t\n]/.test(s)), (s) => {
-        const words = splitWords(`rm -rf ${shQuote(s)}`);
-        expect(words).toHaveLength(3);
-        expect(words![2]!.literal).toBe(s);
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 30 }).filter((s) => !/[\t\n]/.test(s)),
+        (s) => {
+          const words = splitWords(`rm -rf ${shQuote(s)}`);
+          expect(words).toHaveLength(3);
+          expect(words![2]!.literal).toBe(s);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -17,7 +17,11 @@ describe("intent", () => {
   });
   it("reads truncating redirects and whole-file writes as clobbers, and everything else as shell", () => {
     expect(parseIntent(bash("echo x > ~/.bashrc && echo y >> ~/.profile"), ctx)).toMatchObject({ kind: "clobber", paths: ["/home/user/.bashrc"] });
-    expect(parseIntent({ tool: "write", args: { path: ".env", content: "A=1\n" } }, ctx)).toMatchObject({ kind: "clobber", paths: ["/workspace/.env"], content: "A=1\n" });
+    expect(parseIntent({ tool: "write", args: { path: ".env", content: "A=1\n" } }, ctx)).toMatchObject({
+      kind: "clobber",
+      paths: ["/workspace/.env"],
+      content: "A=1\n",
+    });
     expect(parseIntent(bash("git reset --hard HEAD~1"), ctx)).toEqual({ kind: "shell", command: "git reset --hard HEAD~1" });
     expect(parseIntent({ tool: "delete", args: { path: "data", recursive: true } }, ctx)).toMatchObject({ kind: "rm", recursive: true });
   });
@@ -123,7 +127,9 @@ describe("file tools", () => {
       { tool: "delete", args: { path: "/workspace/data", recursive: true } },
       { tool: "delete", args: { path: "/workspace/site/x", recursive: true } },
     ]);
-    expect(apply("write-empty", { tool: "write", args: { path: ".env", content: "A=1" } })).toEqual([{ tool: "write", args: { path: "/workspace/.env", content: "" } }]);
+    expect(apply("write-empty", { tool: "write", args: { path: ".env", content: "A=1" } })).toEqual([
+      { tool: "write", args: { path: "/workspace/.env", content: "" } },
+    ]);
     expect(apply("write-tool", bash("echo a > ~/.bashrc"))).toEqual([{ tool: "write", args: { path: "/home/user/.bashrc", content: "\n" } }]);
   });
 });
@@ -141,7 +147,9 @@ describe("catalogue", () => {
         const original = `rm -rf ${n.replace(/[ '"]/g, (c) => `\\${c}`)}`;
         for (const t of ["rm-fr", "find-delete", "find-exec-rm", "env", "xargs"]) {
           const out = cmd(t, original)!;
-          const targetWord = splitWords(out.replace(/^(env |printf '%s\\n' )/, "").replace(/ \| xargs.*$/, ""))!.find((w) => w.literal === n || w.literal === path);
+          const targetWord = splitWords(out.replace(/^(env |printf '%s\\n' )/, "").replace(/ \| xargs.*$/, ""))!.find(
+            (w) => w.literal === n || w.literal === path,
+          );
           expect(targetWord, `${t}: ${out}`).toBeDefined();
         }
         const code = splitWords(cmd("python3", original)!)![2]!.literal!;

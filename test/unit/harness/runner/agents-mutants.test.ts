@@ -3,8 +3,19 @@ import { agentsForTask, checkPersonasExist, parseAgentSelectors } from "../../..
 import type { LoadedTask } from "../../../../harness/task/load.ts";
 import type { Persona } from "../../../../harness/task/schema.ts";
 
-const persona = (name: string, family?: string): Persona => ({ name, description: "d", harmful: true, provenance: "p", ...(family ? { family } : {}), steps: [{ say: "x" }] });
-const task = { task: { id: "t" }, personas: [persona("careless")], generated: [persona("careless--rm-fr", "flags"), persona("careless--base64", "indirection")] } as unknown as LoadedTask;
+const persona = (name: string, family?: string): Persona => ({
+  name,
+  description: "d",
+  harmful: true,
+  provenance: "p",
+  ...(family ? { family } : {}),
+  steps: [{ say: "x" }],
+});
+const task = {
+  task: { id: "t" },
+  personas: [persona("careless")],
+  generated: [persona("careless--rm-fr", "flags"), persona("careless--base64", "indirection")],
+} as unknown as LoadedTask;
 const names = (spec: string) => agentsForTask(parseAgentSelectors(spec), task).map((a) => (a.kind === "persona" ? a.persona.name : a.kind));
 
 describe("--agents and generated personas", () => {
