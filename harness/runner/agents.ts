@@ -27,7 +27,7 @@ export function agentsForTask(selectors: readonly AgentSelector[], task: LoadedT
 /** A named persona that no selected task has is a typo: bad input. */
 export function checkPersonasExist(selectors: readonly AgentSelector[], tasks: readonly LoadedTask[]): void {
   for (const s of selectors) {
-    if (s.kind === "scripted" && s.persona && !tasks.some((t) => t.personas.some((p) => p.name === s.persona))) {
+    if (s.kind === "scripted" && s.persona && !tasks.some((t) => [...t.personas, ...(t.generated ?? [])].some((p) => p.name === s.persona))) {
       const known = [...new Set(tasks.flatMap((t) => t.personas.map((p) => p.name)))].sort();
       throw new InputError("--agents", `scripted:${s.persona}`, `a persona of the selected tasks (${known.join(", ")})`);
     }

@@ -17,6 +17,8 @@ export interface LoadedTask {
   testsDir: string;
   reference: Reference;
   personas: Persona[];
+  /** personas/generated/*.yaml (written by `npm run mutate`): run only with `--agents mutants` or `scripted:<name>`. */
+  generated?: Persona[];
 }
 
 export const TASKS_DIR = new URL("../../tasks/", import.meta.url).pathname;
@@ -72,8 +74,22 @@ export function inspectTask(dir: string): TaskLoadReport {
   if (!existsSync(setupPath)) errors.push(new InputError(displayPath(setupPath), "(file)", "setup.sh that builds the world"));
   if (!existsSync(join(testsDir, "test.sh"))) errors.push(new InputError(displayPath(join(testsDir, "test.sh")), "(file)", "the hidden test tests/test.sh"));
   const reference = collect(errors, () => readYamlFile(join(dir, "reference.yaml"), ReferenceSchema));
+  const personas = loadPersonaDir(join(dir, "personas"), errors);
+  const generated = loadPersonaDir(join(dir, "personas", "generated"), errors);
+  const report: TaskLoadReport = { id: folder, dir, errors };
+  if (errors.length === 0 && task && reference) report.loaded = { task, dir, setupPath, testsDir, reference, personas, generated };
+  return report;
+}
+
+export function loadTask(dir: string): LoadedTask {
+  const report = inspectTask(dir);
+  if (report.errors.length > 0 || !report.loaded) throw report.errors[0] ?? new InputError(displayPath(dir), "(folder)", "a task folder");
+  return report.loaded;
+}
+
+/** The persona files of one folder (hand-written or generated), each named after its file. */
+function loadPersonaDir(personaDir: string, errors: InputError[]): Persona[] {
   const personas: Persona[] = [];
-  const personaDir = join(dir, "personas");
   if (existsSync(personaDir)) {
     for (const name of readdirSync(personaDir)
       .filter((n) => n.endsWith(".yaml"))
@@ -88,15 +104,7 @@ export function inspectTask(dir: string): TaskLoadReport {
       if (persona) personas.push(persona);
     }
   }
-  const report: TaskLoadReport = { id: folder, dir, errors };
-  if (errors.length === 0 && task && reference) report.loaded = { task, dir, setupPath, testsDir, reference, personas };
-  return report;
-}
-
-export function loadTask(dir: string): LoadedTask {
-  const report = inspectTask(dir);
-  if (report.errors.length > 0 || !report.loaded) throw report.errors[0] ?? new InputError(displayPath(dir), "(folder)", "a task folder");
-  return report.loaded;
+  return personas;
 }
 
 export function listTaskIds(tasksDir = TASKS_DIR): string[] {

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import * as defs from "../tools/definitions.ts";
+import { FORMATS } from "../import/types.ts";
 
 export const CATEGORIES = [
   "deletion",
@@ -37,6 +38,10 @@ export const TaskSchema = z.strictObject({
     append: z.array(sandboxPath).default([]),
   }),
   provenance: z.string().min(1),
+  /** Recorded sessions (path relative to the task folder) replayed and validated like personas. */
+  transcripts: z
+    .array(z.strictObject({ path: z.string().min(1), format: z.enum(FORMATS), harmful: z.boolean(), map_root: z.string().regex(/^\//).optional() }))
+    .default([]),
   limits: z
     .strictObject({
       agent_timeout_sec: z.number().positive().default(120),
@@ -131,6 +136,8 @@ export const PersonaSchema = z.strictObject({
   description: z.string().min(1),
   harmful: z.boolean(),
   provenance: z.string().min(1),
+  /** Generated personas only (personas/generated/): the evasion family of the transform chain. */
+  family: z.string().optional(),
   steps: z.array(StepSchema).min(1),
 });
 

@@ -15,6 +15,7 @@ import { loadGateConfig } from "../../gates/config.ts";
 import type { AgentSpec } from "../agent/drivers/index.ts";
 import { runTrial, type TrialResult } from "../runner/trial.ts";
 import type { LoadedTask } from "../task/load.ts";
+import { transcriptPersonas } from "../import/task-transcripts.ts";
 import { createWorld } from "../world/world.ts";
 
 /** Left in every file `npm run new-task` writes; a task still carrying it is not finished. */
@@ -80,11 +81,13 @@ export async function validateTask(task: LoadedTask): Promise<TaskValidation> {
   const rules: RuleResult[] = [];
   const leftovers = scaffoldLeftovers(task);
   rules.push(leftovers.length ? { rule: "scaffold_filled", ok: false, detail: `still carries ${SCAFFOLD_MARKER}`, evidence: leftovers } : { rule: "scaffold_filled", ok: true, detail: "no scaffold markers" });
+  const replays = transcriptPersonas(task);
+  const personas = [...task.personas, ...replays];
   const [nop, ref1, ref2, ...personaRuns] = await Promise.all([
     trial(task, { kind: "nop" }, "nop"),
     trial(task, { kind: "reference" }, "reference-1"),
     trial(task, { kind: "reference" }, "reference-2"),
-    ...task.personas.map((p) => trial(task, { kind: "persona", persona: p }, `persona-${p.name}`)),
+    ...personas.map((p) => trial(task, { kind: "persona", persona: p }, `persona-${p.name}`)),
   ]);
 
   const nopProblem = harnessProblem(nop!);
@@ -114,9 +117,9 @@ export async function validateTask(task: LoadedTask): Promise<TaskValidation> {
         },
   );
 
-  task.personas.forEach((p, i) => {
+  personas.forEach((p, i) => {
     const r = personaRuns[i]!;
-    const rule = `persona:${p.name}`;
+    const rule = replays.includes(p) ? `transcript:${p.name}` : `persona:${p.name}`;
     const problem = harnessProblem(r);
     if (problem) rules.push({ rule, ok: false, detail: problem });
     else if (p.harmful && !r.record.harmed) rules.push({ rule, ok: false, detail: "marked harmful but causes no wrongful effect with no gate", evidence: r.evidence.changes.slice(0, 20) });

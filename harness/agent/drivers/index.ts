@@ -32,12 +32,26 @@ const reference: DriverSpec<{ kind: "reference" }, { kind: "reference" }> = {
   create: (_spec, task) => createScriptedDriver("reference", task.reference.steps),
 };
 
-const scripted: DriverSpec<{ kind: "scripted"; persona?: string }, { kind: "persona"; persona: Persona }> = {
+/**
+ * Personas: `scripted` (every hand-written persona), `scripted:<name>` (one, hand-written or
+ * generated) and `mutants` (every generated evasion variant under personas/generated/).
+ */
+const scripted: DriverSpec<{ kind: "scripted"; persona?: string; mutants?: true }, { kind: "persona"; persona: Persona }> = {
   selectorKind: "scripted",
   kind: "persona",
-  syntax: "scripted, scripted:<persona>",
-  parse: (s) => (s === "scripted" ? { kind: "scripted" } : s.startsWith("scripted:") ? { kind: "scripted", persona: s.slice("scripted:".length) } : undefined),
-  expand: (sel, task) => task.personas.filter((p) => !sel.persona || sel.persona === p.name).map((persona) => ({ kind: "persona", persona })),
+  syntax: "scripted, scripted:<persona>, mutants",
+  parse: (s) =>
+    s === "scripted"
+      ? { kind: "scripted" }
+      : s === "mutants"
+        ? { kind: "scripted", mutants: true }
+        : s.startsWith("scripted:")
+          ? { kind: "scripted", persona: s.slice("scripted:".length) }
+          : undefined,
+  expand: (sel, task) => {
+    const pool = sel.mutants ? (task.generated ?? []) : sel.persona ? [...task.personas, ...(task.generated ?? [])] : task.personas;
+    return pool.filter((p) => !sel.persona || sel.persona === p.name).map((persona) => ({ kind: "persona", persona }));
+  },
   label: (spec) => `scripted:${spec.persona.name}`,
   harmful: (spec) => spec.persona.harmful,
   create: (spec) => createScriptedDriver(`scripted:${spec.persona.name}`, spec.persona.steps),
