@@ -13,6 +13,9 @@ const HARNESS = join(import.meta.dirname, "../../../../harness");
 const ALLOWED: Record<string, string> = {
   "runner/output.ts": "the sink: redacts every record, event, approval and summary before writing",
   "cli/new-task.ts": "writes a task scaffold from fixed templates",
+  "cli/mutate.ts": "writes generated personas whose calls are transforms of the task's own committed personas",
+  "cli/import.ts": "writes the persona a user imports from their own transcript to the path they name; replays need the calls verbatim",
+  "adversity/transforms.ts": "no writer: `fs.writeFileSync` appears inside the node one-liner an evasion variant runs in the sandbox",
   "world/strict-profile.ts": "writes an empty mask file",
   "world/trial-dir.ts": "writes the trial dir's owner marker (pid and start time)",
   "world/git-index.ts": "writes a fixed git refresh script listing the world's root paths",
