@@ -1,6 +1,7 @@
 /**
  * A run's output folder: results.jsonl (one line per finished trial, appended whole, so a
- * killed run can resume), approvals.jsonl, per-trial event logs, summary.json, summary.md.
+ * killed run can resume), approvals.jsonl, per-trial event logs, summary.json, summary.md and
+ * report.html.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -51,8 +52,42 @@ export class RunOutput {
     renameSync(tmp, file);
   }
 
+  get approvalsFile(): string {
+    return join(this.dir, "approvals.jsonl");
+  }
+
+  /** A trial's event log (trials/<trial_id>.jsonl), or undefined when it is absent or the id is not a plain name. */
+  readTrialEvents(trialId: string): TrialEvent[] | undefined {
+    if (!/^[\w.@-]+$/.test(trialId) || trialId.startsWith(".")) return undefined;
+    const file = join(this.dir, "trials", `${trialId}.jsonl`);
+    if (!existsSync(file)) return undefined;
+    return parseLines<TrialEvent>(readFileSync(file, "utf8"));
+  }
+
+  readApprovals(): ApprovalRecord[] {
+    return existsSync(this.approvalsFile) ? parseLines<ApprovalRecord>(readFileSync(this.approvalsFile, "utf8")) : [];
+  }
+
+  writeReport(html: string): void {
+    this.writeAtomic(join(this.dir, "report.html"), html);
+  }
+
   writeSummary(json: unknown, markdown: string): void {
     this.writeAtomic(join(this.dir, "summary.json"), JSON.stringify(json, null, 2) + "\n");
     this.writeAtomic(join(this.dir, "summary.md"), markdown);
   }
+}
+
+/** JSON lines; a torn or malformed line is skipped. */
+export function parseLines<T>(text: string): T[] {
+  const out: T[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      out.push(JSON.parse(line) as T);
+    } catch {
+      // a line cut short by a kill
+    }
+  }
+  return out;
 }

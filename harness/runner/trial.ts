@@ -229,7 +229,9 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
         const entry = calls.get(gated.call.id)!;
         entry.gated = gated;
         base.gate_ms += gated.gateMs;
-        log("tool_requested", { id: gated.call.id, tool: gated.call.tool, summary: summarizeCall(gated.call.tool, gated.call.args), verdict: gated.verdict.kind, ...(gated.verdict.kind === "blocked" ? { code: gated.verdict.code, gate: gated.verdict.gate } : {}) });
+        const v = gated.verdict;
+        const layers = v.layers.map(({ gate, decision: d }) => ({ gate, decision: d.kind, ...(d.kind === "confirm" ? { reason: d.title } : d.reason ? { reason: d.reason } : {}) }));
+        log("tool_requested", { id: gated.call.id, tool: gated.call.tool, summary: summarizeCall(gated.call.tool, gated.call.args), verdict: v.kind, ...(v.kind === "blocked" ? { code: v.code, gate: v.gate, message: v.message } : {}), layers });
         if (gated.verdict.kind === "blocked") {
           outcomes.set(gated.call.id, "blocked");
           firstBlockSeen = true;
