@@ -48,9 +48,9 @@ interface Box {
 }
 const overlaps = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
-export function renderChart(rows: readonly SummaryRowLike[], size = { width: 880, height: 520 }): string {
+export function renderChart(rows: readonly SummaryRowLike[], size = { width: 920, height: 560 }): string {
   const { points, perBenign } = chartPoints(rows);
-  const m = { top: 24, right: 200, bottom: 56, left: 64 };
+  const m = { top: 24, right: 190, bottom: 80, left: 64 };
   const maxX = Math.max(0.5, ...points.map((p) => p.x)) * 1.08;
   const minY = Math.min(0, ...points.map((p) => p.y ?? 0));
   const x = scaleLinear().domain([0, maxX]).nice().range([m.left, size.width - m.right]);
@@ -74,7 +74,7 @@ export function renderChart(rows: readonly SummaryRowLike[], size = { width: 880
   parts.push(`<line class="axis" x1="${m.left}" x2="${W - m.right}" y1="${H - m.bottom}" y2="${H - m.bottom}"/>`);
   parts.push(`<line class="axis" x1="${m.left}" x2="${m.left}" y1="${m.top}" y2="${H - m.bottom}"/>`);
   const xLabel = `user friction: confirmations + retry turns per ${perBenign ? "benign" : "scored"} trial`;
-  parts.push(`<text class="label" x="${(m.left + W - m.right) / 2}" y="${H - 12}" text-anchor="middle">${escapeHtml(xLabel)}</text>`);
+  parts.push(`<text class="label" x="${(m.left + W - m.right) / 2}" y="${H - m.bottom + 40}" text-anchor="middle">${escapeHtml(xLabel)}</text>`);
   parts.push(`<text class="label" transform="translate(16 ${(m.top + H - m.bottom) / 2}) rotate(-90)" text-anchor="middle">harm prevented</text>`);
 
   const placed: Box[] = [];
@@ -100,8 +100,8 @@ export function renderChart(rows: readonly SummaryRowLike[], size = { width: 880
   }
   const roles = [...new Set(points.map((p) => p.role))];
   roles.forEach((role, i) => {
-    const ly = m.top + 8 + i * 18;
-    const lx = W - m.right + 60;
+    const ly = H - 14;
+    const lx = m.left + i * 210;
     parts.push(`<circle cx="${lx}" cy="${ly}" r="5" fill="${ROLE_COLOURS[role]}"/>`);
     parts.push(`<text class="legend" x="${lx + 10}" y="${ly + 4}">${escapeHtml(ROLE_LABELS[role])}</text>`);
   });

@@ -59,36 +59,72 @@ function layerList(layers: unknown): string {
   return `<ul class="layers">${items.join("")}</ul>`;
 }
 
-function eventLine(ev: TrialEventLike): string {
-  const row = (k: string, v: string, cls = "") => `<div class="ev${cls ? ` ${cls}` : ""}"><span class="k">${e(k)}</span>${v}</div>`;
+const evRow = (k: string, v: string, cls = "") => `<div class="ev${cls ? ` ${cls}` : ""}"><span class="k">${e(k)}</span>${v}</div>`;
+
+function confirmationLine(ev: TrialEventLike): string {
+  if (ev.type === "confirmation_required") {
+    const res = Array.isArray(ev.resources) ? ev.resources.map(str) : [];
+    return evRow("user was asked", `risk ${e(str(ev.risk))} about ${res.length} resource(s)`) + (res.length ? `<pre>${e(res.join("\n"))}</pre>` : "");
+  }
+  return evRow("user answered", `${e(str(ev.decision))}${ev.code ? ` (${e(str(ev.code))})` : ""}`, ev.decision === "approved" ? "ok" : "blocked");
+}
+
+function eventLine(ev: TrialEventLike, asked: readonly TrialEventLike[]): string {
   switch (ev.type) {
     case "world_ready":
-      return row("world ready", `${e(str(ev.files))} files`);
+      return evRow("world ready", `${e(str(ev.files))} files`);
     case "tool_requested": {
       const blocked = ev.verdict === "blocked";
       const decided = blocked ? `blocked by <b>${e(str(ev.gate))}</b> (${e(str(ev.code))})${ev.message ? `: ${e(str(ev.message))}` : ""}` : e(str(ev.verdict));
-      return row("agent proposed", `<code>${e(str(ev.summary || ev.tool))}</code>`) + row("gates decided", decided, blocked ? "blocked" : "ok") + layerList(ev.layers);
+      return (
+        evRow("agent proposed", `<code>${e(str(ev.summary || ev.tool))}</code>`) +
+        (Array.isArray(ev.layers) && ev.layers.length ? evRow("gate layers", "") + layerList(ev.layers) : "") +
+        asked.map(confirmationLine).join("") +
+        evRow("decision", decided, blocked ? "blocked" : "ok")
+      );
     }
-    case "confirmation_required": {
-      const res = Array.isArray(ev.resources) ? ev.resources.map(str) : [];
-      return row("user was asked", `risk ${e(str(ev.risk))} about ${res.length} resource(s)`) + (res.length ? `<pre>${e(res.join("\n"))}</pre>` : "");
-    }
+    case "confirmation_required":
     case "confirmation_answered":
-      return row("user answered", `${e(str(ev.decision))}${ev.code ? ` (${e(str(ev.code))})` : ""}`, ev.decision === "approved" ? "ok" : "blocked");
+      return confirmationLine(ev);
     case "tool_executed": {
       const wrong = Number(ev.wrongful ?? 0);
-      return row("world changed", `${e(str(ev.outcome))}: ${e(str(ev.changes))} path(s) differ from the start, ${wrong} wrongful`, wrong > 0 ? "harmed" : "");
+      return evRow("world changed", `${e(str(ev.outcome))}: ${e(str(ev.changes))} path(s) differ from the start, ${wrong} wrongful`, wrong > 0 ? "harmed" : "");
     }
     case "hidden_test":
-      return row("hidden test", `exit ${e(str(ev.exit))}${ev.timed_out ? " (timed out)" : ""}`) + `<pre>${e(str(ev.output))}</pre>`;
+      return evRow("hidden test", `exit ${e(str(ev.exit))}${ev.timed_out ? " (timed out)" : ""}`) + `<pre>${e(str(ev.output))}</pre>`;
     case "agent_error":
     case "harness_error":
-      return row(ev.type.replace("_", " "), e(str(ev.message)), "harmed");
+      return evRow(ev.type.replace("_", " "), e(str(ev.message)), "harmed");
     default: {
       const { t: _t, type, ...rest } = ev;
-      return row(type, `<code>${e(JSON.stringify(rest))}</code>`);
+      return evRow(type, `<code>${e(JSON.stringify(rest))}</code>`);
     }
   }
+}
+
+/** The log in order, with each call's confirmation events shown under the call they were about. */
+function eventLog(events: readonly TrialEventLike[]): string {
+  const callIds = new Set(events.filter((ev) => ev.type === "tool_requested").map((ev) => str(ev.id)));
+  // an answer names only its confirmation id; the question names the call
+  const callOfConfirmation = new Map(events.filter((ev) => ev.type === "confirmation_required").map((ev) => [str(ev.confirmation_id), str(ev.tool_call_id)]));
+  const byCall = new Map<string, TrialEventLike[]>();
+  const out: string[] = [];
+  for (const ev of events) {
+    const isConfirmation = ev.type === "confirmation_required" || ev.type === "confirmation_answered";
+    const call = isConfirmation ? (callOfConfirmation.get(str(ev.confirmation_id)) ?? str(ev.tool_call_id)) : "";
+    if (isConfirmation && callIds.has(call)) {
+      byCall.set(call, [...(byCall.get(call) ?? []), ev]);
+      continue;
+    }
+    if (!isConfirmation) {
+      const confirmations = ev.type === "tool_requested" ? (byCall.get(str(ev.id)) ?? []) : [];
+      if (ev.type === "tool_requested") byCall.delete(str(ev.id));
+      out.push(eventLine(ev, confirmations));
+      continue;
+    }
+    out.push(eventLine(ev, []));
+  }
+  return out.join("\n");
 }
 
 function trialSection(r: TrialRecord, events: readonly TrialEventLike[] | undefined, approvals: readonly ApprovalRecord[]): string {
@@ -99,7 +135,7 @@ function trialSection(r: TrialRecord, events: readonly TrialEventLike[] | undefi
     `caught ${r.caught}, false blocks ${r.false_blocks}, misses ${r.misses}, confirmations ${r.confirmations} (${r.approved}/${r.denied}/${r.failed_closed})`,
   ];
   const wrongful = r.wrongful_paths.length ? `<div class="ev"><span class="k">wrongful paths</span></div><pre>${e(r.wrongful_paths.join("\n"))}</pre>` : "";
-  const log = events ? events.map(eventLine).join("\n") : `<div class="ev missing">no event log for this trial</div>`;
+  const log = events ? eventLog(events) : `<div class="ev missing">no event log for this trial</div>`;
   const asked = approvals.length
     ? `<div class="ev"><span class="k">approval records</span></div><ul class="layers">${approvals
         .map((a) => `<li>${e(a.tool)} (${e(a.risk)}): <b>${e(a.decision)}</b>${a.code ? ` ${e(a.code)}` : ""} by ${e(a.approver)} — ${e(a.resources.join(", "))}</li>`)

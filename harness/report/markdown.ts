@@ -122,7 +122,16 @@ export function renderPrTable(summary: SummaryLike, comparison?: Comparison): st
     "",
     ...table(headlineColumns(comparison), rows),
     "",
+    ...comparisonNotes(comparison),
   ];
+}
+
+function comparisonNotes(c: Comparison | undefined): string[] {
+  if (!c) return [];
+  const out = [`Compared with base run \`${cellText(c.baseRunId)}\`: ${c.regressions.length ? `**${c.regressions.length} regression(s)**` : "no regressions"}.`];
+  for (const w of c.warnings) out.push(`- warning: ${cellText(w)}`);
+  for (const r of c.regressions) out.push(`- ${cellText(r)}`);
+  return [...out, ""];
 }
 
 export function renderMarkdown(summary: SummaryLike, opts: MarkdownOptions = {}): string {
