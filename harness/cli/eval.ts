@@ -22,6 +22,7 @@ import { planTrials, runMatrix } from "../runner/matrix.ts";
 import { RunOutput } from "../runner/output.ts";
 import { loadTasks, selectTaskIds } from "../task/load.ts";
 import { intFlag, parseCli, run } from "./main.ts";
+import { parseShard } from "./shard.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
@@ -43,14 +44,6 @@ const USAGE = `usage: npm run eval -- [--tasks t7_cleanup_tmp,t1_*] [--gates non
                      [--resume] [--shard I/N] [--compare <run dir | summary.json | git ref>] [--json]
        npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--json]`;
 
-function parseShard(v: string | undefined): { index: number; count: number } | undefined {
-  if (v === undefined) return undefined;
-  const m = /^(\d+)\/(\d+)$/.exec(v);
-  const index = Number(m?.[1]);
-  const count = Number(m?.[2]);
-  if (!m || count < 1 || index < 1 || index > count) throw new InputError("command line", "--shard", `I/N with 1 <= I <= N (got "${v}")`);
-  return { index, count };
-}
 
 export function newRunId(now = new Date()): string {
   return `${now.toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-")}-${randomBytes(2).toString("hex")}`;
