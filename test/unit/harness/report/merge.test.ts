@@ -58,11 +58,12 @@ describe("checkShards", () => {
 });
 
 describe("mergeRecords", () => {
-  it("concatenates, keeps one record per trial id, and gives them the merged run id", () => {
+  it("concatenates, keeps one record per trial id (the lowest shard's), and gives them the merged run id", () => {
     const a = loadShard(shardDir("1/2", [rec("a"), rec("c")]));
-    const b = loadShard(shardDir("2/2", [rec("b"), rec("a")]));
+    const b = loadShard(shardDir("2/2", [rec("b"), { ...rec("a"), tokens_in: 999 }]));
     const merged = mergeRecords([b, a], "merged");
     expect(merged.map((r) => r.trial_id)).toEqual(["a", "b", "c"]);
+    expect(merged[0]!.tokens_in).toBe(100);
     expect(new Set(merged.map((r) => r.run_id))).toEqual(new Set(["merged"]));
     const meta = mergedMeta([b, a]);
     expect(meta.shard).toBeUndefined();
