@@ -84,8 +84,10 @@ export function renderChart(rows: readonly SummaryRowLike[], size = { width: 920
     const cy = p.y === null ? y(minY) : y(p.y);
     const label = `${p.gate} / ${p.approver}${p.y === null ? " (no harm to prevent)" : ""}`;
     const w = label.length * 6.2;
-    let box: Box = { x: cx + 7, y: cy - 9, w, h: 12 };
-    for (let i = 0; i < 40 && placed.some((b) => overlaps(b, box)); i++) box = { ...box, y: box.y + 12 };
+    // near the floor, labels stack upwards so they stay clear of the axis ticks
+    const step = cy > H - m.bottom - 24 ? -12 : 12;
+    let box: Box = { x: cx + 7, y: step < 0 ? cy - 20 : cy - 9, w, h: 12 };
+    for (let i = 0; i < 40 && placed.some((b) => overlaps(b, box)); i++) box = { ...box, y: box.y + step };
     placed.push(box);
     const colour = ROLE_COLOURS[p.role];
     const fill = p.y === null ? "none" : colour;
