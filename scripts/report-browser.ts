@@ -30,7 +30,12 @@ export interface ReportBrowser {
 
 export async function launchReportBrowser(): Promise<ReportBrowser> {
   const profile = mkdtempSync(join(tmpdir(), "gatebench-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, viewport: { width: 1300, height: 900 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    viewport: { width: 1300, height: 900 },
+  });
   const blocked: string[] = [];
   await context.route("**/*", (route) => {
     const url = route.request().url();

@@ -30,7 +30,10 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then((c) => process.exit(c), (e) => {
-  process.stderr.write(`screenshot-report: ${(e as Error).message}\n`);
-  process.exit(1);
-});
+main().then(
+  (c) => process.exit(c),
+  (e) => {
+    process.stderr.write(`screenshot-report: ${(e as Error).message}\n`);
+    process.exit(1);
+  },
+);

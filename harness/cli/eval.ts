@@ -61,7 +61,8 @@ function finish(published: Published, records: readonly TrialRecord[], wallMs: n
     process.stdout.write(`${renderTerminalTable(summary)}\n`);
     if (comparisonText) process.stdout.write(`\n${comparisonText}\n`);
     const errors = records.filter((r) => r.outcome === "harness_error").length;
-    process.stdout.write(`\n${records.length} trials in ${(wallMs / 1000).toFixed(1)} s${errors ? `, ${errors} harness errors` : ""} · results in ${outDir} (report.html)\n`);
+    const errorNote = errors ? `, ${errors} harness errors` : "";
+    process.stdout.write(`\n${records.length} trials in ${(wallMs / 1000).toFixed(1)} s${errorNote} · results in ${outDir} (report.html)\n`);
   }
   if (comparison && json && comparison.regressions.length) process.stderr.write(`${comparisonText}\n`);
   return comparison && comparison.regressions.length > 0 ? 1 : 0;

@@ -53,8 +53,14 @@ export function renderChart(rows: readonly SummaryRowLike[], size = { width: 920
   const m = { top: 24, right: 190, bottom: 80, left: 64 };
   const maxX = Math.max(0.5, ...points.map((p) => p.x)) * 1.08;
   const minY = Math.min(0, ...points.map((p) => p.y ?? 0));
-  const x = scaleLinear().domain([0, maxX]).nice().range([m.left, size.width - m.right]);
-  const y = scaleLinear().domain([minY, 1]).nice().range([size.height - m.bottom, m.top]);
+  const x = scaleLinear()
+    .domain([0, maxX])
+    .nice()
+    .range([m.left, size.width - m.right]);
+  const y = scaleLinear()
+    .domain([minY, 1])
+    .nice()
+    .range([size.height - m.bottom, m.top]);
   const parts: string[] = [];
   const { width: W, height: H } = size;
   parts.push(

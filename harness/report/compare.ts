@@ -53,7 +53,15 @@ export async function resolveBaseSummary(spec: string, cwd = process.cwd()): Pro
   try {
     text = await simpleGit({ baseDir: root }).show([`${spec}:${BASELINE_PATH}`]);
   } catch (e) {
-    throw new InputError("--compare", spec, `${expected} (git: ${String((e as Error).message).trim().split("\n")[0]})`);
+    throw new InputError(
+      "--compare",
+      spec,
+      `${expected} (git: ${
+        String((e as Error).message)
+          .trim()
+          .split("\n")[0]
+      })`,
+    );
   }
   return parseSummary(text, `${spec}:${BASELINE_PATH}`);
 }
@@ -160,7 +168,10 @@ const delta = (a: number | null | undefined, b: number | null | undefined, asPct
 };
 
 export function renderComparison(c: Comparison): string {
-  const table = new Table({ head: ["gate", "approver", "harmed", "passed", "blocked", "confirms", "tokens", "harm prev.", "utility", "flag"], style: { head: [], border: [] } });
+  const table = new Table({
+    head: ["gate", "approver", "harmed", "passed", "blocked", "confirms", "tokens", "harm prev.", "utility", "flag"],
+    style: { head: [], border: [] },
+  });
   for (const r of c.rows) {
     const b = r.base;
     const n = r.current;

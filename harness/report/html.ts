@@ -129,7 +129,8 @@ function eventLog(events: readonly TrialEventLike[]): string {
 
 function trialSection(r: TrialRecord, events: readonly TrialEventLike[] | undefined, approvals: readonly ApprovalRecord[]): string {
   const status = r.harmed ? `<span class="harmed">HARMED</span>` : r.outcome === "passed" ? `<span class="ok">passed</span>` : e(r.outcome);
-  const head = `${e(r.agent)} · ${e(r.gate)} / ${e(r.approver)} · attempt ${r.attempt} · ${status}${r.blocked ? ` · <span class="blocked">${r.blocked} blocked</span>` : ""}`;
+  const blocked = r.blocked ? ` · <span class="blocked">${r.blocked} blocked</span>` : "";
+  const head = `${e(r.agent)} · ${e(r.gate)} / ${e(r.approver)} · attempt ${r.attempt} · ${status}${blocked}`;
   const facts = [
     `wrongful deletions ${r.wrongful_deletions}, modifications ${r.wrongful_modifications}, bytes lost ${r.bytes_lost}`,
     `caught ${r.caught}, false blocks ${r.false_blocks}, misses ${r.misses}, confirmations ${r.confirmations} (${r.approved}/${r.denied}/${r.failed_closed})`,
@@ -138,12 +139,17 @@ function trialSection(r: TrialRecord, events: readonly TrialEventLike[] | undefi
   const log = events ? eventLog(events) : `<div class="ev missing">no event log for this trial</div>`;
   const asked = approvals.length
     ? `<div class="ev"><span class="k">approval records</span></div><ul class="layers">${approvals
-        .map((a) => `<li>${e(a.tool)} (${e(a.risk)}): <b>${e(a.decision)}</b>${a.code ? ` ${e(a.code)}` : ""} by ${e(a.approver)} — ${e(a.resources.join(", "))}</li>`)
+        .map(
+          (a) =>
+            `<li>${e(a.tool)} (${e(a.risk)}): <b>${e(a.decision)}</b>${a.code ? ` ${e(a.code)}` : ""} by ${e(a.approver)} — ` +
+            `${e(a.resources.join(", "))}</li>`,
+        )
         .join("")}</ul>`
     : "";
   return (
     `<details class="trial" id="trial-${e(r.trial_id)}" data-trial="${e(r.trial_id)}"><summary>${head}</summary>` +
-    `<div class="ev">${e(facts[0]!)}</div><div class="ev">${e(facts[1]!)}</div>${r.error ? `<div class="ev harmed">${e(r.error)}</div>` : ""}${wrongful}\n${log}\n${asked}</details>`
+    `<div class="ev">${e(facts[0]!)}</div><div class="ev">${e(facts[1]!)}</div>` +
+    `${r.error ? `<div class="ev harmed">${e(r.error)}</div>` : ""}${wrongful}\n${log}\n${asked}</details>`
   );
 }
 
@@ -151,7 +157,8 @@ export function renderHtml(input: HtmlInput): string {
   const { summary, records } = input;
   const meta = summary.meta as Record<string, unknown> & { git?: { commit?: string; branch?: string; dirty?: boolean } | null };
   const metaBits: string[] = [];
-  if (meta.git?.commit) metaBits.push(`commit <code>${e(meta.git.commit.slice(0, 12))}</code> on <code>${e(str(meta.git.branch))}</code>${meta.git.dirty ? " (dirty)" : ""}`);
+  if (meta.git?.commit)
+    metaBits.push(`commit <code>${e(meta.git.commit.slice(0, 12))}</code> on <code>${e(str(meta.git.branch))}</code>${meta.git.dirty ? " (dirty)" : ""}`);
   for (const k of ["gatebench_version", "tasks", "planned_trials", "fingerprint", "shard", "token_source", "price_reference"]) {
     if (meta[k] !== undefined) metaBits.push(`${e(k.replace(/_/g, " "))} <code>${e(str(meta[k]))}</code>`);
   }
@@ -161,10 +168,14 @@ export function renderHtml(input: HtmlInput): string {
   const byTask = new Map<string, TrialRecord[]>();
   for (const r of records) byTask.set(r.task, [...(byTask.get(r.task) ?? []), r]);
   const tasks = [...byTask.keys()].sort().map((task) => {
-    const rs = byTask.get(task)!.sort((a, b) => a.agent.localeCompare(b.agent) || a.gate.localeCompare(b.gate) || a.approver.localeCompare(b.approver) || a.attempt - b.attempt);
+    const rs = byTask
+      .get(task)!
+      .sort((a, b) => a.agent.localeCompare(b.agent) || a.gate.localeCompare(b.gate) || a.approver.localeCompare(b.approver) || a.attempt - b.attempt);
     const harmed = rs.filter((r) => r.harmed).length;
-    const head = `${e(task)} <span class="meta">(${e(rs[0]!.category)}) · ${rs.length} trials · ${harmed ? `<span class="harmed">${harmed} harmed</span>` : "none harmed"}</span>`;
-    return `<details class="task" data-task="${e(task)}"><summary>${head}</summary>\n${rs.map((r) => trialSection(r, input.events.get(r.trial_id), approvalsBy.get(r.trial_id) ?? [])).join("\n")}</details>`;
+    const harmNote = harmed ? `<span class="harmed">${harmed} harmed</span>` : "none harmed";
+    const head = `${e(task)} <span class="meta">(${e(rs[0]!.category)}) · ${rs.length} trials · ${harmNote}</span>`;
+    const trials = rs.map((r) => trialSection(r, input.events.get(r.trial_id), approvalsBy.get(r.trial_id) ?? [])).join("\n");
+    return `<details class="task" data-task="${e(task)}"><summary>${head}</summary>\n${trials}</details>`;
   });
   const userNote = who === null ? "no gate asks anyone" : `headline user: <code>${e(who)}</code> (${e(approverRole({ approver: who }))})`;
   return `<!doctype html>

@@ -24,7 +24,12 @@ import { summarize } from "./summary.ts";
 export const PR_COMMENT_MARKER = "<!-- gatebench-summary -->";
 
 const num = (v: number | null | undefined) => (v === null || v === undefined ? "–" : v.toLocaleString("en-US"));
-const cellText = (s: string) => s.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/[\r\n]+/g, " ").replace(/</g, "&lt;");
+const cellText = (s: string) =>
+  s
+    .replace(/\\/g, "\\\\")
+    .replace(/\|/g, "\\|")
+    .replace(/[\r\n]+/g, " ")
+    .replace(/</g, "&lt;");
 
 interface Column {
   head: string;
@@ -97,7 +102,10 @@ export function categorySection(runId: string, records: readonly TrialRecord[]):
   if (categories.length === 0) return [];
   const out = ["### By task category", ""];
   for (const category of categories) {
-    const s = summarize(runId, records.filter((r) => r.category === category)) as SummaryLike;
+    const s = summarize(
+      runId,
+      records.filter((r) => r.category === category),
+    ) as SummaryLike;
     out.push(`**${cellText(category)}**`, "", ...table(CATEGORY_COLUMNS, headlineRows(s.rows)), "");
   }
   return out;
@@ -128,7 +136,9 @@ export function renderPrTable(summary: SummaryLike, comparison?: Comparison): st
 
 function comparisonNotes(c: Comparison | undefined): string[] {
   if (!c) return [];
-  const out = [`Compared with base run \`${cellText(c.baseRunId)}\`: ${c.regressions.length ? `**${c.regressions.length} regression(s)**` : "no regressions"}.`];
+  const out = [
+    `Compared with base run \`${cellText(c.baseRunId)}\`: ${c.regressions.length ? `**${c.regressions.length} regression(s)**` : "no regressions"}.`,
+  ];
   for (const w of c.warnings) out.push(`- warning: ${cellText(w)}`);
   for (const r of c.regressions) out.push(`- ${cellText(r)}`);
   return [...out, ""];

@@ -29,7 +29,8 @@ export function loadShard(dir: string): Shard {
   } catch {
     throw new InputError(file, "(json)", "valid JSON written by npm run eval");
   }
-  if (typeof meta.fingerprint !== "string") throw new InputError(file, "meta.fingerprint", "the matrix fingerprint written by npm run eval (this run predates it)");
+  if (typeof meta.fingerprint !== "string")
+    throw new InputError(file, "meta.fingerprint", "the matrix fingerprint written by npm run eval (this run predates it)");
   const shard = meta.shard === undefined ? "1/1" : meta.shard;
   const m = typeof shard === "string" ? /^(\d+)\/(\d+)$/.exec(shard) : null;
   if (!m) throw new InputError(file, "meta.shard", `"I/N" as written by --shard I/N (got ${JSON.stringify(shard)})`);
@@ -50,17 +51,26 @@ export function checkShards(shards: readonly Shard[]): void {
         `"${first.fingerprint}" like ${first.dir} (the same tasks, gate configurations, agents, approvers and trials), got "${s.fingerprint}"`,
       );
     }
-    if (s.count !== first.count) throw new InputError(join(s.dir, "summary.json"), "meta.shard", `a shard of ${first.count} like ${first.dir}, got ${s.index}/${s.count}`);
+    if (s.count !== first.count)
+      throw new InputError(join(s.dir, "summary.json"), "meta.shard", `a shard of ${first.count} like ${first.dir}, got ${s.index}/${s.count}`);
     const planned = s.meta.shard_trials;
     const unique = new Set(s.records.map((r) => r.trial_id)).size;
     if (typeof planned === "number" && unique < planned) {
-      throw new InputError(join(s.dir, "results.jsonl"), "(trials)", `all ${planned} trials of shard ${s.index}/${s.count}, found ${unique} (finish it with --resume)`);
+      throw new InputError(
+        join(s.dir, "results.jsonl"),
+        "(trials)",
+        `all ${planned} trials of shard ${s.index}/${s.count}, found ${unique} (finish it with --resume)`,
+      );
     }
   }
   const present = new Set(shards.map((s) => s.index));
   const missing = Array.from({ length: first.count }, (_, i) => i + 1).filter((i) => !present.has(i));
   if (missing.length) {
-    throw new InputError("merge", "(shards)", `every shard of fingerprint ${first.fingerprint}: missing ${missing.map((i) => `${i}/${first.count}`).join(", ")}`);
+    throw new InputError(
+      "merge",
+      "(shards)",
+      `every shard of fingerprint ${first.fingerprint}: missing ${missing.map((i) => `${i}/${first.count}`).join(", ")}`,
+    );
   }
 }
 
@@ -94,7 +104,8 @@ export function copyTrialFiles(shards: readonly Shard[], records: readonly Trial
     if (existsSync(trials)) {
       for (const name of readdirSync(trials)) {
         const id = name.replace(/\.jsonl$/, "");
-        if (name.endsWith(".jsonl") && keep.has(id) && !existsSync(join(output.dir, "trials", name))) copyFileSync(join(trials, name), join(output.dir, "trials", name));
+        if (name.endsWith(".jsonl") && keep.has(id) && !existsSync(join(output.dir, "trials", name)))
+          copyFileSync(join(trials, name), join(output.dir, "trials", name));
       }
     }
     const approvalsFile = join(s.dir, "approvals.jsonl");

@@ -230,8 +230,13 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
         entry.gated = gated;
         base.gate_ms += gated.gateMs;
         const v = gated.verdict;
-        const layers = v.layers.map(({ gate, decision: d }) => ({ gate, decision: d.kind, ...(d.kind === "confirm" ? { reason: d.title } : d.reason ? { reason: d.reason } : {}) }));
-        log("tool_requested", { id: gated.call.id, tool: gated.call.tool, summary: summarizeCall(gated.call.tool, gated.call.args), verdict: v.kind, ...(v.kind === "blocked" ? { code: v.code, gate: v.gate, message: v.message } : {}), layers });
+        // each layer's decision and why, for the report's drill-down
+        const layers = v.layers.map(({ gate, decision: d }) => {
+          const reason = d.kind === "confirm" ? d.title : d.reason;
+          return { gate, decision: d.kind, ...(reason ? { reason } : {}) };
+        });
+        const blocked = v.kind === "blocked" ? { code: v.code, gate: v.gate, message: v.message } : {};
+        log("tool_requested", { id: gated.call.id, tool: gated.call.tool, summary: summarizeCall(gated.call.tool, gated.call.args), verdict: v.kind, ...blocked, layers });
         if (gated.verdict.kind === "blocked") {
           outcomes.set(gated.call.id, "blocked");
           firstBlockSeen = true;

@@ -26,7 +26,15 @@ const rows = [
 const hostile = trialRecord({ trial_id: "t7.scripted_careless.layered.fatigued.1", gate: "layered", approver: "fatigued", harmed: true });
 const events: TrialEventLike[] = [
   { t: 1, type: "world_ready", files: 3 },
-  { t: 2, type: "tool_requested", id: "call_1", tool: "bash", summary: `bash: echo "<script>window.__pwned=1</script><img src=https://example.com/x.png>"`, verdict: "allowed", layers: [{ gate: "shell-ast", decision: "allow" }] },
+  {
+    t: 2,
+    type: "tool_requested",
+    id: "call_1",
+    tool: "bash",
+    summary: `bash: echo "<script>window.__pwned=1</script><img src=https://example.com/x.png>"`,
+    verdict: "allowed",
+    layers: [{ gate: "shell-ast", decision: "allow" }],
+  },
   { t: 3, type: "tool_executed", id: "call_1", outcome: "ok", changes: 2, wrongful: 1 },
   { t: 4, type: "hidden_test", exit: 1, timed_out: false, output: "FAIL: marker-output-line" },
 ];
@@ -37,7 +45,15 @@ describe.skipIf(!haveChromium)("report.html in headless Chromium", () => {
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), "gatebench-html-"));
     const file = join(dir, "report.html");
-    writeFileSync(file, renderHtml({ summary: summaryOf(rows, "browser-run"), records: [hostile, trialRecord({ task: "t11", category: "secrets" })], events: new Map([[hostile.trial_id, events]]), approvals: [] }));
+    writeFileSync(
+      file,
+      renderHtml({
+        summary: summaryOf(rows, "browser-run"),
+        records: [hostile, trialRecord({ task: "t11", category: "secrets" })],
+        events: new Map([[hostile.trial_id, events]]),
+        approvals: [],
+      }),
+    );
     url = pathToFileURL(file).href;
     b = await launchReportBrowser();
     await b.page.addInitScript(() => {
@@ -57,9 +73,15 @@ describe.skipIf(!haveChromium)("report.html in headless Chromium", () => {
   });
 
   it("the chart shows a visible, labelled point for every gate × approver", async () => {
-    const points = await b.page.locator("#chart g.point").evaluateAll((gs) =>
-      gs.map((g) => ({ key: `${g.getAttribute("data-gate")}/${g.getAttribute("data-approver")}`, label: g.querySelector("text")?.textContent ?? "", w: g.getBoundingClientRect().width })),
-    );
+    const points = await b.page
+      .locator("#chart g.point")
+      .evaluateAll((gs) =>
+        gs.map((g) => ({
+          key: `${g.getAttribute("data-gate")}/${g.getAttribute("data-approver")}`,
+          label: g.querySelector("text")?.textContent ?? "",
+          w: g.getBoundingClientRect().width,
+        })),
+      );
     expect(points.map((p) => p.key).sort()).toEqual(rows.map((r) => `${r.gate}/${r.approver}`).sort());
     for (const p of points) {
       expect(p.w).toBeGreaterThan(0);

@@ -83,10 +83,16 @@ describe("eval merge", () => {
     // the same run, but `layered` now lets every harmful call through
     const leaky = join(root, "leaky");
     cpSync(whole, leaky, { recursive: true });
-    const harmedByNone = new Map(records(whole).filter((r) => r.gate === "none").map((r) => [r.agent, r]));
+    const harmedByNone = new Map(
+      records(whole)
+        .filter((r) => r.gate === "none")
+        .map((r) => [r.agent, r]),
+    );
     const rewritten = records(whole).map((r) => {
       const base = harmedByNone.get(r.agent);
-      return r.gate === "layered" && base?.harmed ? { ...r, harmed: true, passed: base.passed, blocked: 0, caught: 0, wrongful_deletions: base.wrongful_deletions } : r;
+      return r.gate === "layered" && base?.harmed
+        ? { ...r, harmed: true, passed: base.passed, blocked: 0, caught: 0, wrongful_deletions: base.wrongful_deletions }
+        : r;
     });
     writeFileSync(join(leaky, "results.jsonl"), rewritten.map((r) => `${JSON.stringify(r)}\n`).join(""));
     const bad = await evalCli(["merge", leaky, "--out", join(root, "m5"), "--compare", whole]);

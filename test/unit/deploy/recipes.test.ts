@@ -23,7 +23,11 @@ function shardArg(run: string, vars: Record<string, string | number>): string {
 }
 
 describe(".github/workflows/gatebench.yml", () => {
-  const wf = parse(readFileSync(`${root}.github/workflows/gatebench.yml`, "utf8")) as { on: unknown; permissions: Record<string, string>; jobs: Record<string, Job> };
+  const wf = parse(readFileSync(`${root}.github/workflows/gatebench.yml`, "utf8")) as {
+    on: unknown;
+    permissions: Record<string, string>;
+    jobs: Record<string, Job>;
+  };
 
   it("shards run as a matrix, each with a valid --shard I/N from the job's index and total", () => {
     const shard = wf.jobs.shard!;

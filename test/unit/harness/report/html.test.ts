@@ -42,7 +42,11 @@ function page() {
 
 describe("renderChart", () => {
   it("one labelled point per gate × approver, null harm prevented drawn hollow on the floor", () => {
-    const rows = [summaryRow({ gate: "a", approver: "fatigued" }), summaryRow({ gate: "a", approver: "oracle" }), summaryRow({ gate: "b", approver: "-", harm_prevented: null })];
+    const rows = [
+      summaryRow({ gate: "a", approver: "fatigued" }),
+      summaryRow({ gate: "a", approver: "oracle" }),
+      summaryRow({ gate: "b", approver: "-", harm_prevented: null }),
+    ];
     const svg = renderChart(rows);
     expect(svg.match(/<g class="point"/g)).toHaveLength(3);
     for (const r of rows) expect(svg).toContain(`data-gate="${r.gate}" data-approver="${r.approver}"`);
@@ -84,9 +88,19 @@ describe("renderHtml", () => {
   it("a trial's drill-down shows the proposal, each layer's decision and reason, the question and answer, the test output", () => {
     const html = page();
     const trial = html.slice(html.indexOf('<details class="trial"'), html.indexOf("</details>", html.indexOf('<details class="trial"')));
-    const order = ["agent proposed", "shell-ast</b>: confirm — Delete 3 paths &lt;outside&gt; the task?", "user was asked", "user answered", "blocked by <b>approver</b>", "hidden test"];
+    const order = [
+      "agent proposed",
+      "shell-ast</b>: confirm — Delete 3 paths &lt;outside&gt; the task?",
+      "user was asked",
+      "user answered",
+      "blocked by <b>approver</b>",
+      "hidden test",
+    ];
     const at = order.map((s) => trial.indexOf(s));
-    expect(at.every((i) => i >= 0), JSON.stringify(at)).toBe(true);
+    expect(
+      at.every((i) => i >= 0),
+      JSON.stringify(at),
+    ).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
   });
 

@@ -13,7 +13,11 @@ function firstTable(md: string): string[][] {
   const start = lines.findIndex((l) => l.startsWith("| "));
   const rows: string[][] = [];
   for (let i = start; i < lines.length && lines[i]!.startsWith("|"); i++) {
-    rows.push(lines[i]!.slice(2, -2).split(/(?<!\\) \| /).map((c) => c.trim()));
+    rows.push(
+      lines[i]!.slice(2, -2)
+        .split(/(?<!\\) \| /)
+        .map((c) => c.trim()),
+    );
   }
   return rows;
 }
@@ -43,18 +47,32 @@ describe("the PR table", () => {
     const onlyHeadless = rows.filter((r) => r.approver === "headless" || r.approver === "-");
     const md = renderMarkdown(summaryOf(onlyHeadless));
     expect(md).toMatch(/Headline user: approver `headless` \(bound\)/);
-    expect(firstTable(md).slice(2).map((r) => r[0])).toEqual(["none", "path-policy"]);
+    expect(
+      firstTable(md)
+        .slice(2)
+        .map((r) => r[0]),
+    ).toEqual(["none", "path-policy"]);
   });
 
   it("renders – for fields an older summary lacks", () => {
-    const { benign_utility: _a, evasion_robustness: _b, harm_prevented_ci: _c, tokens_overhead: _d, confirmations_per_benign: _e, ...old } = summaryRow({ gate: "old" });
+    const {
+      benign_utility: _a,
+      evasion_robustness: _b,
+      harm_prevented_ci: _c,
+      tokens_overhead: _d,
+      confirmations_per_benign: _e,
+      ...old
+    } = summaryRow({ gate: "old" });
     const t = firstTable(renderMarkdown(summaryOf([old])));
     expect(t[2]).toEqual(["old", "80%", "–", "–", "1", "–", "–", "–"]);
   });
 
   it("the verdict column names the metric that regressed against a base run", () => {
     const base = summaryOf(rows, "base");
-    const worse = summaryOf(rows.map((r) => (r.gate === "layered" && r.approver === "fatigued" ? { ...r, harm_prevented: 0, harmed: 5 } : r)), "new");
+    const worse = summaryOf(
+      rows.map((r) => (r.gate === "layered" && r.approver === "fatigued" ? { ...r, harm_prevented: 0, harmed: 5 } : r)),
+      "new",
+    );
     const t = firstTable(renderPrTable(worse, compareSummaries(base, worse)).join("\n"));
     expect(t.find((r) => r[0] === "layered")!.at(-1)).toMatch(/REGRESSION: .*harm_prevented/);
     expect(t.find((r) => r[0] === "path-policy")!.at(-1)).toBe("ok");
@@ -81,7 +99,11 @@ describe("summary.md", () => {
     expect(md.slice(md.indexOf("**secrets**"))).toMatch(/\| g \| 1 \/ 1 \| 0% \|/);
     const details = md.slice(md.indexOf("<details>"), md.indexOf("</details>"));
     for (const r of rows) expect(details).toContain(`| ${r.gate} | ${r.approver} (`);
-    expect(details.split("\n").find((l) => l.startsWith("| gate"))!.split(" | ").length).toBeGreaterThanOrEqual(18);
+    expect(
+      details
+        .split("\n")
+        .find((l) => l.startsWith("| gate"))!
+        .split(" | ").length,
+    ).toBeGreaterThanOrEqual(18);
   });
-
 });

@@ -49,7 +49,10 @@ describe("gitState", () => {
   it("commit, branch and dirty flag of a checkout; null outside git", async () => {
     const dir = mkdtempSync(join(tmpdir(), "gatebench-git-"));
     expect(await gitState(dir)).toBeNull();
-    const git = (...a: string[]) => execFileSync("git", ["-c", "user.email=t@example.invalid", "-c", "user.name=t", ...a], { cwd: dir }).toString().trim();
+    const git = (...a: string[]) =>
+      execFileSync("git", ["-c", "user.email=t@example.invalid", "-c", "user.name=t", ...a], { cwd: dir })
+        .toString()
+        .trim();
     git("init", "-q", "-b", "trunk");
     writeFileSync(join(dir, "f"), "1");
     git("add", "f");

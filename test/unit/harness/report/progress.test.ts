@@ -24,10 +24,15 @@ describe("createProgress without a TTY", () => {
   it("writes a plain line at most once per interval, the last one always, and every harness error", () => {
     const out: string[] = [];
     let clock = 0;
-    const p = createProgress({ stream: { write: (s: string) => out.push(s) } as unknown as NodeJS.WritableStream, tty: false, intervalMs: 1000, now: () => clock });
+    const p = createProgress({
+      stream: { write: (s: string) => out.push(s) } as unknown as NodeJS.WritableStream,
+      tty: false,
+      intervalMs: 1000,
+      now: () => clock,
+    });
     for (let i = 1; i <= 10; i++) {
       clock = i * 300;
-      p.trial(trialRecord({ harmed: i === 2, outcome: i === 5 ? "harness_error" : "passed", error: i === 5 ? "boom" : undefined as never }), i, 10);
+      p.trial(trialRecord({ harmed: i === 2, outcome: i === 5 ? "harness_error" : "passed", error: i === 5 ? "boom" : (undefined as never) }), i, 10);
     }
     p.finish();
     const progress = out.filter((l) => l.includes("trials"));

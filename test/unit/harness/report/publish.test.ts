@@ -15,7 +15,10 @@ import { trialRecord } from "../../../support/report-fixtures.ts";
 function run() {
   const dir = mkdtempSync(join(tmpdir(), "gatebench-publish-"));
   const output = new RunOutput(dir);
-  const records = [trialRecord({ trial_id: "a", gate: "none", harmed: true }), trialRecord({ trial_id: "b", gate: "layered", approver: "fatigued", blocked: 1 })];
+  const records = [
+    trialRecord({ trial_id: "a", gate: "none", harmed: true }),
+    trialRecord({ trial_id: "b", gate: "layered", approver: "fatigued", blocked: 1 }),
+  ];
   writeFileSync(join(dir, "trials", "b.jsonl"), `${JSON.stringify({ t: 1, type: "hidden_test", exit: 0, timed_out: false, output: "published-log-line" })}\n`);
   return { dir, output, records };
 }

@@ -10,7 +10,11 @@ import { summaryOf, summaryRow, trialRecord } from "../../../support/report-fixt
 /** The table's cells by column head for the row whose first cell is `gate`. */
 function cells(table: string, gate: string): Record<string, string> {
   const lines = table.split("\n").filter((l) => l.startsWith("│"));
-  const split = (l: string) => l.split("│").slice(1, -1).map((c) => c.trim());
+  const split = (l: string) =>
+    l
+      .split("│")
+      .slice(1, -1)
+      .map((c) => c.trim());
   const head = split(lines[0]!);
   const row = lines.map(split).find((c) => c[0] === gate);
   expect(row, gate).toBeDefined();
@@ -25,7 +29,16 @@ describe("renderTerminalTable", () => {
 
   it("a trial harmed by a rewritten file shows as a wrongful modification, not a harm without a cause", () => {
     const records = [
-      trialRecord({ gate: "none", harmed: true, passed: false, outcome: "failed", wrongful_modifications: 1, bytes_lost: 0, wrongful_paths: ["/workspace/.env"], misses: 1 }),
+      trialRecord({
+        gate: "none",
+        harmed: true,
+        passed: false,
+        outcome: "failed",
+        wrongful_modifications: 1,
+        bytes_lost: 0,
+        wrongful_paths: ["/workspace/.env"],
+        misses: 1,
+      }),
     ];
     const c = cells(renderTerminalTable(summarize("r", records)), "none");
     expect(c.harmed).toBe("1");
