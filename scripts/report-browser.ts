@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 export const CHROMIUM_ARGS = [
@@ -21,7 +21,6 @@ export const CHROMIUM_ARGS = [
 ];
 
 export interface ReportBrowser {
-  browser: Browser;
   page: Page;
   /** URLs of every request refused (anything but file: URLs). */
   blocked: string[];
@@ -45,7 +44,6 @@ export async function launchReportBrowser(): Promise<ReportBrowser> {
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
-    browser: context.browser()!,
     page,
     blocked,
     close: async () => {

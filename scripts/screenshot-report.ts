@@ -14,7 +14,7 @@ async function main(): Promise<number> {
     process.stderr.write("usage: npx tsx scripts/screenshot-report.ts <report.html> <out.png> [--open]\n");
     return 2;
   }
-  const { browser, page, blocked, close } = await launchReportBrowser();
+  const { page, blocked, close } = await launchReportBrowser();
   try {
     await page.goto(pathToFileURL(resolve(html)).href);
     if (flag === "--open") {
@@ -25,7 +25,6 @@ async function main(): Promise<number> {
     process.stdout.write(`${png}${blocked.length ? ` (refused ${blocked.length} network requests)` : ""}\n`);
   } finally {
     await close();
-    void browser;
   }
   return 0;
 }

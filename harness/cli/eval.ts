@@ -44,7 +44,6 @@ const USAGE = `usage: npm run eval -- [--tasks t7_cleanup_tmp,t1_*] [--gates non
                      [--resume] [--shard I/N] [--compare <run dir | summary.json | git ref>] [--json]
        npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--json]`;
 
-
 export function newRunId(now = new Date()): string {
   return `${now.toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-")}-${randomBytes(2).toString("hex")}`;
 }
@@ -70,10 +69,11 @@ function finish(published: Published, records: readonly TrialRecord[], wallMs: n
 
 async function mergeMain(argv: string[]): Promise<number> {
   const { values: a, positionals: dirs } = parseCli(argv, MERGE_OPTIONS, true);
-  if (a.help || dirs.length === 0) {
+  if (a.help) {
     process.stdout.write(`${USAGE}\n`);
-    return a.help ? 0 : 2;
+    return 0;
   }
+  if (dirs.length === 0) throw new InputError("command line", "merge", "one or more run folders written by npm run eval -- --shard I/N --out DIR");
   const started = performance.now();
   const shards = dirs.map((d) => loadShard(resolve(d)));
   checkShards(shards);
