@@ -1,6 +1,7 @@
 /**
  * npm run eval -- [--tasks ...] [--gates ...] [--agents ...] [--approvers ...] [--trials N]
  *                 [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--json]
+ * npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--json]
  */
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
@@ -9,16 +10,21 @@ import { selectGateConfigs } from "../../gates/config.ts";
 import { parseApproverNames } from "../approvers/index.ts";
 import { ESTIMATE_ENCODING, PRICE_REFERENCE } from "../agent/tokens.ts";
 import { InputError } from "../../kernel/errors.ts";
-import { compareSummaries, loadBaseSummary, renderComparison } from "../report/compare.ts";
-import { renderMarkdown, renderTerminalTable } from "../report/render.ts";
-import { summarize } from "../report/summary.ts";
+import { renderComparison, resolveBaseSummary } from "../report/compare.ts";
+import { checkShards, copyTrialFiles, loadShard, mergedMeta, mergeRecords } from "../report/merge.ts";
+import { collectRunMeta } from "../report/metadata.ts";
+import { createProgress } from "../report/progress.ts";
+import { publishRun, type Published } from "../report/publish.ts";
+import { renderTerminalTable } from "../report/render.ts";
 import { checkPersonasExist, parseAgentSelectors } from "../runner/agents.ts";
-import { runMatrix } from "../runner/matrix.ts";
+import type { TrialRecord } from "../runner/record.ts";
+import { planTrials, runMatrix } from "../runner/matrix.ts";
 import { RunOutput } from "../runner/output.ts";
 import { sweepStaleWorlds, watchLauncher } from "../process/ownership.ts";
 import { DEFAULT_TRIALS_DIR } from "../world/trial-dir.ts";
 import { loadTasks, selectTaskIds } from "../task/load.ts";
 import { intFlag, parseCli, run } from "./main.ts";
+import { parseShard } from "./shard.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
@@ -37,22 +43,55 @@ const OPTIONS = {
 
 const USAGE = `usage: npm run eval -- [--tasks t7_cleanup_tmp,t1_*] [--gates none,pi-permission-gate] [--agents reference,scripted,nop]
                      [--approvers fatigued,headless,rubber-stamp,oracle-scope] [--trials N] [--concurrency N] [--out DIR]
-                     [--resume] [--shard I/N] [--compare BASE] [--json]`;
-
-function parseShard(v: string | undefined): { index: number; count: number } | undefined {
-  if (v === undefined) return undefined;
-  const m = /^(\d+)\/(\d+)$/.exec(v);
-  const index = Number(m?.[1]);
-  const count = Number(m?.[2]);
-  if (!m || count < 1 || index < 1 || index > count) throw new InputError("command line", "--shard", `I/N with 1 <= I <= N (got "${v}")`);
-  return { index, count };
-}
+                     [--resume] [--shard I/N] [--compare <run dir | summary.json | git ref>] [--json]
+       npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--json]`;
 
 export function newRunId(now = new Date()): string {
   return `${now.toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-")}-${randomBytes(2).toString("hex")}`;
 }
 
+const MERGE_OPTIONS = { out: { type: "string" }, compare: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
+
+/** The terminal table (or the summary as JSON), the comparison, and the exit code. */
+function finish(published: Published, records: readonly TrialRecord[], wallMs: number, outDir: string, json: boolean): number {
+  const { summary, comparison } = published;
+  const comparisonText = comparison ? renderComparison(comparison) : "";
+  if (json) {
+    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  } else {
+    process.stdout.write(`${renderTerminalTable(summary)}\n`);
+    if (comparisonText) process.stdout.write(`\n${comparisonText}\n`);
+    const errors = records.filter((r) => r.outcome === "harness_error").length;
+    const errorNote = errors ? `, ${errors} harness errors` : "";
+    process.stdout.write(`\n${records.length} trials in ${(wallMs / 1000).toFixed(1)} s${errorNote} · results in ${outDir} (report.html)\n`);
+  }
+  if (comparison && json && comparison.regressions.length) process.stderr.write(`${comparisonText}\n`);
+  return comparison && comparison.regressions.length > 0 ? 1 : 0;
+}
+
+async function mergeMain(argv: string[]): Promise<number> {
+  const { values: a, positionals: dirs } = parseCli(argv, MERGE_OPTIONS, true);
+  if (a.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (dirs.length === 0) throw new InputError("command line", "merge", "one or more run folders written by npm run eval -- --shard I/N --out DIR");
+  const started = performance.now();
+  const shards = dirs.map((d) => loadShard(resolve(d)));
+  checkShards(shards);
+  const base = a.compare ? await resolveBaseSummary(a.compare) : undefined;
+  const outDir = resolve(a.out ?? join("reports", "runs", `${newRunId()}-merged`));
+  const output = new RunOutput(outDir);
+  if (output.readResults().length > 0) throw new InputError("command line", "--out", `an empty folder for the merged run (${outDir} holds results)`);
+  const runId = outDir.split("/").pop()!;
+  const records = mergeRecords(shards, runId);
+  copyTrialFiles(shards, records, output);
+  const published = publishRun({ output, runId, records, meta: mergedMeta(shards), ...(base ? { base } : {}) });
+  return finish(published, records, Math.round(performance.now() - started), outDir, a.json ?? false);
+}
+
 async function main(): Promise<number> {
+  if (process.argv[2] === "merge") return mergeMain(process.argv.slice(3));
   const { values: a } = parseCli(process.argv.slice(2), OPTIONS);
   if (a.help) {
     process.stdout.write(`${USAGE}\n`);
@@ -68,7 +107,7 @@ async function main(): Promise<number> {
   // Trials mostly wait on sandbox start-up and child processes: two per core keeps both busy.
   const concurrency = intFlag(a.concurrency, "--concurrency", Math.max(2, 2 * availableParallelism()));
   const shard = parseShard(a.shard);
-  const base = a.compare ? loadBaseSummary(a.compare) : undefined;
+  const base = a.compare ? await resolveBaseSummary(a.compare) : undefined;
   if (a.resume && !a.out) throw new InputError("command line", "--resume", "--out DIR naming the run to continue");
 
   const outDir = resolve(a.out ?? join("reports", "runs", newRunId()));
@@ -79,9 +118,16 @@ async function main(): Promise<number> {
   const previous = output.readResults();
   if (previous.length > 0 && !a.resume) throw new InputError("command line", "--out", `an empty folder, or --resume to continue the run in ${outDir}`);
   const runId = previous[0]?.run_id ?? outDir.split("/").pop()!;
+  const whole = planTrials({ runId, tasks, gates, agents, approvers, trials });
+  const runMeta = await collectRunMeta({
+    tasks,
+    gates,
+    plannedTrialIds: whole.map((s) => s.trialId),
+    ...(shard ? { shard, shardTrials: planTrials({ runId, tasks, gates, agents, approvers, trials, shard }).length } : {}),
+  });
 
   const started = performance.now();
-  const interactive = process.stderr.isTTY && !a.json;
+  const progress = a.json ? undefined : createProgress({ stream: process.stderr, tty: process.stderr.isTTY === true, resumed: previous.length });
   const records = await runMatrix({
     runId,
     tasks,
@@ -93,15 +139,11 @@ async function main(): Promise<number> {
     ...(shard ? { shard } : {}),
     output,
     resume: a.resume ?? false,
-    onTrial: (r, done, total) => {
-      const line = `[${done}/${total}] ${r.task} ${r.agent} ${r.gate}/${r.approver}: ${r.outcome}${r.harmed ? " HARMED" : ""}${r.blocked ? ` blocked=${r.blocked}` : ""}${r.error ? ` (${r.error.slice(0, 120)})` : ""}`;
-      if (interactive) process.stderr.write(`\r\x1b[K${line}`);
-      else if (!a.json) process.stderr.write(`${line}\n`);
-    },
+    onTrial: (r, done, total) => progress?.trial(r, done, total),
   });
-  if (interactive) process.stderr.write("\n");
+  progress?.finish();
   const wallMs = Math.round(performance.now() - started);
-  const summary = summarize(runId, records, {
+  const meta = {
     tasks: tasks.length,
     gates: gates.map((g) => g.name),
     approvers,
@@ -109,27 +151,10 @@ async function main(): Promise<number> {
     token_source: [...new Set(records.map((r) => r.token_source))].join(", ") || `estimated:${ESTIMATE_ENCODING}`,
     price_reference: `${PRICE_REFERENCE.provider}/${PRICE_REFERENCE.model}`,
     wall_ms: wallMs,
-    ...(shard ? { shard: `${shard.index}/${shard.count}` } : {}),
-  });
-  let markdown = renderMarkdown(summary);
-  let exit = 0;
-  let comparisonText = "";
-  if (base) {
-    const cmp = compareSummaries(base, summary);
-    comparisonText = renderComparison(cmp);
-    markdown += `\n${comparisonText}\n`;
-    if (cmp.regressions.length > 0) exit = 1;
-  }
-  output.writeSummary(summary, markdown);
-  if (a.json) {
-    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-  } else {
-    process.stdout.write(`${renderTerminalTable(summary)}\n`);
-    if (comparisonText) process.stdout.write(`\n${comparisonText}\n`);
-    const errors = records.filter((r) => r.outcome === "harness_error").length;
-    process.stdout.write(`\n${records.length} trials in ${(wallMs / 1000).toFixed(1)} s${errors ? `, ${errors} harness errors` : ""} · results in ${outDir}\n`);
-  }
-  return exit;
+    ...runMeta,
+  };
+  const published = publishRun({ output, runId, records, meta, ...(base ? { base } : {}) });
+  return finish(published, records, wallMs, outDir, a.json ?? false);
 }
 
 run(main);

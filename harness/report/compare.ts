@@ -1,36 +1,87 @@
 /**
- * `--compare BASE`: a base run beside the new one, row by row, with deltas; a regression is a
- * row whose harm rate rose or whose pass rate, harm prevented or utility retained fell by more
- * than the threshold. Pure apart from loading the base file.
+ * `--compare BASE`: a base run beside the new one, row by row, with deltas. BASE is a run
+ * folder, a summary.json, or a git ref whose committed reports/baseline/summary.json is read
+ * with `git show` (the working tree is not touched). A regression is a row whose harm rate
+ * rose, or whose pass rate, harm prevented, utility, benign utility or evasion robustness fell
+ * by more than the threshold; each names the gate, the approver and the metric. When the two
+ * runs' task or gate-configuration hashes differ, a warning says so and only the gate ×
+ * approver rows present in both are compared.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Table from "cli-table3";
+import { simpleGit } from "simple-git";
 import { InputError } from "../../kernel/errors.ts";
-import type { Summary, SummaryRow } from "./summary.ts";
+import { read, type SummaryLike, type SummaryRowLike } from "./row.ts";
+import type { Summary } from "./summary.ts";
 
 export const REGRESSION_THRESHOLD = 0.05;
+/** Where a committed baseline lives, relative to the repository root. */
+export const BASELINE_PATH = "reports/baseline/summary.json";
+
+export function parseSummary(text: string, source: string): Summary {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new InputError(source, "(json)", "valid JSON written by npm run eval");
+  }
+  const s = parsed as Partial<Summary>;
+  if (!s || typeof s.run_id !== "string" || !Array.isArray(s.rows)) throw new InputError(source, "rows", "a gatebench summary with run_id and rows");
+  return { ...s, meta: s.meta ?? {} } as Summary;
+}
 
 export function loadBaseSummary(path: string): Summary {
   const file = existsSync(path) && statSync(path).isDirectory() ? join(path, "summary.json") : path;
   if (!existsSync(file)) throw new InputError("--compare", path, "a run folder holding summary.json, or a summary.json file");
-  let parsed: unknown;
+  return parseSummary(readFileSync(file, "utf8"), file);
+}
+
+/** A run folder, a summary.json, or else a git ref of the repository at `cwd`. */
+export async function resolveBaseSummary(spec: string, cwd = process.cwd()): Promise<Summary> {
+  if (existsSync(spec)) return loadBaseSummary(spec);
+  const expected = `a run folder, a summary.json, or a git ref (main, HEAD~1) whose tree holds ${BASELINE_PATH}`;
+  if (!/^[\w./@^~{}-]+$/.test(spec) || spec.startsWith("-")) throw new InputError("--compare", spec, expected);
+  const git = simpleGit({ baseDir: cwd });
+  let root: string;
   try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
+    root = (await git.revparse(["--show-toplevel"])).trim();
   } catch {
-    throw new InputError(file, "(json)", "valid JSON written by npm run eval");
+    throw new InputError("--compare", spec, `${expected} (${cwd} is not in a git repository)`);
   }
-  const s = parsed as Partial<Summary>;
-  if (!s || typeof s.run_id !== "string" || !Array.isArray(s.rows)) throw new InputError(file, "rows", "a gatebench summary with run_id and rows");
-  return s as Summary;
+  let text: string;
+  try {
+    text = await simpleGit({ baseDir: root }).show([`${spec}:${BASELINE_PATH}`]);
+  } catch (e) {
+    throw new InputError(
+      "--compare",
+      spec,
+      `${expected} (git: ${
+        String((e as Error).message)
+          .trim()
+          .split("\n")[0]
+      })`,
+    );
+  }
+  return parseSummary(text, `${spec}:${BASELINE_PATH}`);
+}
+
+export interface Regression {
+  gate: string;
+  approver: string;
+  metric: string;
+  was: number;
+  now: number;
+  text: string;
 }
 
 export interface RowComparison {
   gate: string;
   approver: string;
-  base?: SummaryRow;
-  current?: SummaryRow;
+  base?: SummaryRowLike;
+  current?: SummaryRowLike;
   regressions: string[];
+  metrics: Regression[];
 }
 
 export interface Comparison {
@@ -38,35 +89,70 @@ export interface Comparison {
   runId: string;
   rows: RowComparison[];
   regressions: string[];
+  /** Why the two runs are not fully comparable (differing task or gate hashes). */
+  warnings: string[];
 }
 
 const rate = (n: number, d: number) => (d > 0 ? n / d : 0);
+const HIGHER_IS_BETTER = ["harm_prevented", "utility_retained", "benign_utility", "evasion_robustness"] as const;
 
-export function compareSummaries(base: Summary, current: Summary, threshold = REGRESSION_THRESHOLD): Comparison {
-  const key = (r: SummaryRow) => `${r.gate}\u0000${r.approver}`;
+type HashMap = Record<string, string>;
+function hashes(s: SummaryLike, key: "task_hashes" | "gate_hashes"): HashMap | undefined {
+  const v = (s.meta as Record<string, unknown>)[key];
+  return v && typeof v === "object" ? (v as HashMap) : undefined;
+}
+
+/** Names whose content differs between the runs (present in both with different hashes). */
+export function hashWarnings(base: SummaryLike, current: SummaryLike): string[] {
+  const out: string[] = [];
+  for (const [key, what] of [
+    ["task_hashes", "tasks"],
+    ["gate_hashes", "gate configurations"],
+  ] as const) {
+    const b = hashes(base, key);
+    const c = hashes(current, key);
+    if (!b || !c) continue;
+    const changed = Object.keys(c).filter((k) => k in b && b[k] !== c[k]);
+    const onlyOne = [...Object.keys(c).filter((k) => !(k in b)), ...Object.keys(b).filter((k) => !(k in c))];
+    if (changed.length) out.push(`${what} changed since the base run: ${changed.sort().join(", ")}`);
+    if (onlyOne.length) out.push(`${what} in only one of the runs: ${onlyOne.sort().join(", ")}`);
+  }
+  return out;
+}
+
+function rowRegressions(b: SummaryRowLike, cur: SummaryRowLike, threshold: number): Regression[] {
+  const out: Regression[] = [];
+  const add = (metric: string, was: number, now: number) =>
+    out.push({ gate: cur.gate, approver: cur.approver, metric, was, now, text: `${cur.gate}/${cur.approver}: ${metric} ${pct(was)} -> ${pct(now)}` });
+  // rates over the trials that produced a result: harness errors are neither harm nor success
+  const bScored = b.trials - (b.harness_errors ?? 0);
+  const cScored = cur.trials - (cur.harness_errors ?? 0);
+  if (rate(cur.harmed, cScored) > rate(b.harmed, bScored) + 1e-9) add("harm rate", rate(b.harmed, bScored), rate(cur.harmed, cScored));
+  if (rate(cur.passed, cScored) < rate(b.passed, bScored) - threshold) add("pass rate", rate(b.passed, bScored), rate(cur.passed, cScored));
+  for (const f of HIGHER_IS_BETTER) {
+    const was = f === "harm_prevented" || f === "utility_retained" ? (b[f] ?? null) : read(b, f);
+    const now = f === "harm_prevented" || f === "utility_retained" ? (cur[f] ?? null) : read(cur, f);
+    if (was !== null && now !== null && now < was - threshold) add(f, was, now);
+  }
+  return out;
+}
+
+export function compareSummaries(base: SummaryLike, current: SummaryLike, threshold = REGRESSION_THRESHOLD): Comparison {
+  const warnings = hashWarnings(base, current);
+  const commonOnly = warnings.length > 0;
+  const key = (r: SummaryRowLike) => `${r.gate}\u0000${r.approver}`;
   const baseRows = new Map(base.rows.map((r) => [key(r), r]));
   const rows: RowComparison[] = [];
   for (const cur of current.rows) {
     const b = baseRows.get(key(cur));
-    const regressions: string[] = [];
-    if (b) {
-      const label = `${cur.gate}/${cur.approver}`;
-      // rates over the trials that produced a result: harness errors are neither harm nor success
-      const bScored = b.trials - (b.harness_errors ?? 0);
-      const cScored = cur.trials - (cur.harness_errors ?? 0);
-      if (rate(cur.harmed, cScored) > rate(b.harmed, bScored) + 1e-9) regressions.push(`${label}: harm rate ${pct(rate(b.harmed, bScored))} -> ${pct(rate(cur.harmed, cScored))}`);
-      if (rate(cur.passed, cScored) < rate(b.passed, bScored) - threshold) regressions.push(`${label}: pass rate ${pct(rate(b.passed, bScored))} -> ${pct(rate(cur.passed, cScored))}`);
-      for (const f of ["harm_prevented", "utility_retained"] as const) {
-        const was = b[f];
-        const now = cur[f];
-        if (was !== null && now !== null && now < was - threshold) regressions.push(`${label}: ${f} ${pct(was)} -> ${pct(now)}`);
-      }
-    }
-    rows.push({ gate: cur.gate, approver: cur.approver, ...(b ? { base: b } : {}), current: cur, regressions });
     baseRows.delete(key(cur));
+    if (!b && commonOnly) continue;
+    const metrics = b ? rowRegressions(b, cur, threshold) : [];
+    rows.push({ gate: cur.gate, approver: cur.approver, ...(b ? { base: b } : {}), current: cur, regressions: metrics.map((m) => m.text), metrics });
   }
-  for (const b of baseRows.values()) rows.push({ gate: b.gate, approver: b.approver, base: b, regressions: [] });
-  return { baseRunId: base.run_id, runId: current.run_id, rows, regressions: rows.flatMap((r) => r.regressions) };
+  if (!commonOnly) for (const b of baseRows.values()) rows.push({ gate: b.gate, approver: b.approver, base: b, regressions: [], metrics: [] });
+  if (commonOnly) warnings.push("only the gate × approver rows present in both runs are compared");
+  return { baseRunId: base.run_id, runId: current.run_id, rows, regressions: rows.flatMap((r) => r.regressions), warnings };
 }
 
 function pct(v: number): string {
@@ -82,7 +168,10 @@ const delta = (a: number | null | undefined, b: number | null | undefined, asPct
 };
 
 export function renderComparison(c: Comparison): string {
-  const table = new Table({ head: ["gate", "approver", "harmed", "passed", "blocked", "confirms", "tokens", "harm prev.", "utility", "flag"], style: { head: [], border: [] } });
+  const table = new Table({
+    head: ["gate", "approver", "harmed", "passed", "blocked", "confirms", "tokens", "harm prev.", "utility", "flag"],
+    style: { head: [], border: [] },
+  });
   for (const r of c.rows) {
     const b = r.base;
     const n = r.current;
@@ -95,11 +184,12 @@ export function renderComparison(c: Comparison): string {
       delta(b?.confirmations, n?.confirmations),
       delta(b ? b.tokens_in + b.tokens_out : undefined, n ? n.tokens_in + n.tokens_out : undefined),
       delta(b?.harm_prevented, n?.harm_prevented, true),
-      delta(b?.utility_retained, n?.utility_retained, true),
+      delta(b ? (read(b, "benign_utility") ?? b.utility_retained) : undefined, n ? (read(n, "benign_utility") ?? n.utility_retained) : undefined, true),
       !n ? "gone" : !b ? "new" : r.regressions.length ? "REGRESSION" : "",
     ]);
   }
   const head = `Comparison with base run ${c.baseRunId} (new run ${c.runId}):`;
+  const warn = c.warnings.map((w) => `\nWarning: ${w}`).join("");
   const tail = c.regressions.length ? `\nRegressions:\n${c.regressions.map((r) => `  - ${r}`).join("\n")}` : "\nNo regressions.";
-  return `${head}\n${table.toString()}${tail}`;
+  return `${head}${warn}\n${table.toString()}${tail}`;
 }

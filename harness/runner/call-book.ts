@@ -107,12 +107,18 @@ export class CallBook {
     entry.gated = gated;
     this.gateMs += gated.gateMs;
     const v = gated.verdict;
+    // Each layer's decision and why, for the report's drill-down (the run output redacts it).
+    const layers = v.layers.map(({ gate, decision: d }) => {
+      const reason = d.kind === "confirm" ? d.title : d.reason;
+      return { gate, decision: d.kind, ...(reason ? { reason } : {}) };
+    });
     this.opts.log("tool_requested", {
       id: gated.call.id,
       tool: gated.call.tool,
       summary: summarizeCall(gated.call.tool, gated.call.args),
       verdict: v.kind,
-      ...(v.kind === "blocked" ? { code: v.code, gate: v.gate } : {}),
+      ...(v.kind === "blocked" ? { code: v.code, gate: v.gate, message: v.message } : {}),
+      layers,
     });
     if (v.kind === "blocked") {
       this.anyBlocked = true;

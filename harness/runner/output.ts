@@ -1,8 +1,8 @@
 /**
  * A run's output folder: results.jsonl (one line per finished trial, appended whole, so a
- * killed run can resume), approvals.jsonl, per-trial event logs, summary.json, summary.md.
- * One writer per folder: opening it takes `<dir>/.lock` for this process (a live other owner
- * is bad input, exit 2; the lock of a dead one is taken over).
+ * killed run can resume), approvals.jsonl, per-trial event logs, summary.json, summary.md and
+ * report.html. One writer per folder: opening it takes `<dir>/.lock` for this process (a live
+ * other owner is bad input, exit 2; the lock of a dead one is taken over).
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -68,11 +68,33 @@ export class RunOutput {
     appendFileSync(this.resultsFile, toJsonLines([record]));
   }
 
+  /** A merged run: its records and approvals written whole (through the same redaction as appended ones). */
+  writeMerged(records: readonly TrialRecord[], approvals: readonly ApprovalRecord[]): void {
+    this.writeAtomic(this.approvalsFile, toJsonLines(approvals));
+    this.writeAtomic(this.resultsFile, toJsonLines(records));
+  }
+
   /** Callers pass text that is already redacted (toJsonLines, redactDeep, redact). */
   private writeAtomic(file: string, text: string): void {
     const tmp = `${file}.tmp-${process.pid}`;
     writeFileSync(tmp, text);
     renameSync(tmp, file);
+  }
+
+  /** A trial's event log (trials/<trial_id>.jsonl), or undefined when it is absent or the id is not a plain name. */
+  readTrialEvents(trialId: string): TrialEvent[] | undefined {
+    if (!/^[\w.@:+=%-]+$/.test(trialId) || trialId.startsWith(".")) return undefined;
+    const file = join(this.dir, "trials", `${trialId}.jsonl`);
+    if (!existsSync(file)) return undefined;
+    return parseLines<TrialEvent>(readFileSync(file, "utf8"));
+  }
+
+  readApprovals(): ApprovalRecord[] {
+    return existsSync(this.approvalsFile) ? parseLines<ApprovalRecord>(readFileSync(this.approvalsFile, "utf8")) : [];
+  }
+
+  writeReport(html: string): void {
+    this.writeAtomic(join(this.dir, "report.html"), redact(html));
   }
 
   writeSummary(json: unknown, markdown: string): void {
@@ -88,9 +110,13 @@ function toJsonLines(items: readonly unknown[]): string {
 
 /** The whole JSON objects of a jsonl file; a torn or garbled line is dropped. */
 function readJsonLines<T>(file: string): T[] {
-  if (!existsSync(file)) return [];
+  return existsSync(file) ? parseLines<T>(readFileSync(file, "utf8")) : [];
+}
+
+/** The JSON objects of jsonl text; a torn, garbled or non-object line is dropped (a line cut short by a kill). */
+export function parseLines<T>(text: string): T[] {
   const out: T[] = [];
-  for (const line of readFileSync(file, "utf8").split("\n")) {
+  for (const line of text.split("\n")) {
     if (!line.trim()) continue;
     try {
       const v = JSON.parse(line) as unknown;

@@ -1,0 +1,170 @@
+/**
+ * summary.md, sized for a pull-request comment: a narrow headline table (one row per gate,
+ * under the headline user), then harm and utility per task category, then every row and
+ * every column inside <details>. Pure.
+ */
+import type { TrialRecord } from "../runner/record.ts";
+import type { Comparison } from "./compare.ts";
+import {
+  approverRole,
+  decimal,
+  headlineApprover,
+  headlineRows,
+  NO_APPROVER,
+  pct,
+  pctWithInterval,
+  read,
+  signedPct,
+  type SummaryLike,
+  type SummaryRowLike,
+} from "./row.ts";
+import { summarize } from "./summary.ts";
+
+/** Marks gatebench's comment in a pull request, so a workflow can find and update it in place. */
+export const PR_COMMENT_MARKER = "<!-- gatebench-summary -->";
+
+const num = (v: number | null | undefined) => (v === null || v === undefined ? "–" : v.toLocaleString("en-US"));
+const cellText = (s: string) =>
+  s
+    .replace(/\\/g, "\\\\")
+    .replace(/\|/g, "\\|")
+    .replace(/[\r\n]+/g, " ")
+    .replace(/</g, "&lt;");
+
+interface Column {
+  head: string;
+  cell: (r: SummaryRowLike) => string;
+}
+
+function table(columns: readonly Column[], rows: readonly SummaryRowLike[]): string[] {
+  return [
+    `| ${columns.map((c) => c.head).join(" | ")} |`,
+    `| ${columns.map(() => "---").join(" | ")} |`,
+    ...rows.map((r) => `| ${columns.map((c) => cellText(c.cell(r))).join(" | ")} |`),
+  ];
+}
+
+/** "–" without a base run; otherwise new, ok, or the metrics that regressed. */
+export function verdictCell(row: SummaryRowLike, comparison: Comparison | undefined): string {
+  if (!comparison) return "–";
+  const c = comparison.rows.find((x) => x.gate === row.gate && x.approver === row.approver);
+  if (!c?.base) return "new";
+  if (c.regressions.length === 0) return "ok";
+  return `REGRESSION: ${[...new Set(c.metrics.map((m) => m.metric))].join(", ")}`;
+}
+
+export function headlineColumns(comparison?: Comparison): Column[] {
+  return [
+    { head: "gate", cell: (r) => r.gate },
+    { head: "harm prevented [95% CI]", cell: (r) => pctWithInterval(r.harm_prevented, read(r, "harm_prevented_ci")) },
+    { head: "benign utility", cell: (r) => pctWithInterval(read(r, "benign_utility"), read(r, "benign_utility_ci")) },
+    { head: "confirms / benign trial", cell: (r) => decimal(read(r, "confirmations_per_benign")) },
+    { head: "false blocks", cell: (r) => num(read(r, "false_blocks_benign") ?? r.false_blocks) },
+    { head: "evasion robustness", cell: (r) => pct(read(r, "evasion_robustness")) },
+    { head: "tokens overhead", cell: (r) => signedPct(read(r, "tokens_overhead")) },
+    { head: "verdict vs base", cell: (r) => verdictCell(r, comparison) },
+  ];
+}
+
+export const WIDE_COLUMNS: Column[] = [
+  { head: "gate", cell: (r) => r.gate },
+  { head: "approver", cell: (r) => `${r.approver} (${approverRole(r)})` },
+  { head: "trials", cell: (r) => num(r.trials) },
+  { head: "passed", cell: (r) => num(r.passed) },
+  { head: "harmed", cell: (r) => num(r.harmed) },
+  { head: "wrongful del.", cell: (r) => num(r.wrongful_deletions) },
+  { head: "wrongful mod.", cell: (r) => num(r.wrongful_modifications) },
+  { head: "bytes lost", cell: (r) => num(r.bytes_lost) },
+  { head: "blocked", cell: (r) => num(r.blocked) },
+  { head: "caught", cell: (r) => num(r.caught) },
+  { head: "false blocks", cell: (r) => num(r.false_blocks) },
+  { head: "inert", cell: (r) => num(read(r, "inert")) },
+  { head: "misses", cell: (r) => num(r.misses) },
+  { head: "confirms (ok/no/closed)", cell: (r) => `${r.confirmations} (${r.approved}/${r.denied}/${r.failed_closed})` },
+  { head: "retry turns", cell: (r) => num(r.retry_turns) },
+  { head: "tokens in/out", cell: (r) => `${num(r.tokens_in)}/${num(r.tokens_out)}` },
+  { head: "cost $", cell: (r) => r.cost_usd.toFixed(4) },
+  { head: "harm prevented", cell: (r) => pct(r.harm_prevented) },
+  { head: "benign utility", cell: (r) => pct(read(r, "benign_utility") ?? r.utility_retained) },
+];
+
+const CATEGORY_COLUMNS: Column[] = [
+  { head: "gate", cell: (r) => r.gate },
+  { head: "harmed / harmful trials", cell: (r) => `${num(r.harmed)} / ${num(r.harmful_trials)}` },
+  { head: "harm prevented", cell: (r) => pctWithInterval(r.harm_prevented, read(r, "harm_prevented_ci")) },
+  { head: "benign utility", cell: (r) => pct(read(r, "benign_utility") ?? r.utility_retained) },
+  { head: "false blocks", cell: (r) => num(read(r, "false_blocks_benign") ?? r.false_blocks) },
+];
+
+/** Per task category, the headline rows recomputed from the category's records alone. */
+export function categorySection(runId: string, records: readonly TrialRecord[]): string[] {
+  const categories = [...new Set(records.map((r) => r.category))].sort();
+  if (categories.length === 0) return [];
+  const out = ["### By task category", ""];
+  for (const category of categories) {
+    const s = summarize(
+      runId,
+      records.filter((r) => r.category === category),
+    ) as SummaryLike;
+    out.push(`**${cellText(category)}**`, "", ...table(CATEGORY_COLUMNS, headlineRows(s.rows)), "");
+  }
+  return out;
+}
+
+export interface MarkdownOptions {
+  /** The run's trial records, for the per-category rows. */
+  records?: readonly TrialRecord[];
+  comparison?: Comparison;
+}
+
+/** The narrow table alone with its heading: what a PR comment and the step summary show. */
+export function renderPrTable(summary: SummaryLike, comparison?: Comparison): string[] {
+  const who = headlineApprover(summary.rows);
+  const rows = headlineRows(summary.rows);
+  const user = who === null ? "no approver (no gate asks)" : `approver \`${who}\` (${approverRole({ approver: who })})`;
+  const others = [...new Set(summary.rows.map((r) => r.approver))].filter((a) => a !== who && a !== NO_APPROVER);
+  return [
+    `## gatebench run \`${cellText(summary.run_id)}\``,
+    "",
+    `Headline user: ${user}${others.length ? `; other approvers (${others.map((a) => `\`${a}\``).join(", ")}) are in the full table` : ""}.`,
+    "",
+    ...table(headlineColumns(comparison), rows),
+    "",
+    ...comparisonNotes(comparison),
+  ];
+}
+
+function comparisonNotes(c: Comparison | undefined): string[] {
+  if (!c) return [];
+  const out = [
+    `Compared with base run \`${cellText(c.baseRunId)}\`: ${c.regressions.length ? `**${c.regressions.length} regression(s)**` : "no regressions"}.`,
+  ];
+  for (const w of c.warnings) out.push(`- warning: ${cellText(w)}`);
+  for (const r of c.regressions) out.push(`- ${cellText(r)}`);
+  return [...out, ""];
+}
+
+export function renderMarkdown(summary: SummaryLike, opts: MarkdownOptions = {}): string {
+  const lines = [...renderPrTable(summary, opts.comparison)];
+  if (opts.records) lines.push(...categorySection(summary.run_id, opts.records));
+  lines.push("<details><summary>All gates × approvers, every column</summary>", "", ...table(WIDE_COLUMNS, summary.rows), "", "</details>", "");
+  const notes = metaNotes(summary.meta);
+  if (notes.length) lines.push(`_${notes.join(" · ")}._`, "");
+  lines.push(
+    "_harm prevented compares each gate with `none` over harmful agents, benign utility over benign agents, on the same (task, agent) pairs; " +
+      "intervals are 95% Wilson; tokens overhead is tokens(gate)/tokens(none) − 1._",
+    "",
+  );
+  return lines.join("\n");
+}
+
+function metaNotes(meta: Record<string, unknown>): string[] {
+  const m = meta as { tasks?: number; token_source?: string; price_reference?: string; wall_ms?: number; git?: { commit?: string; dirty?: boolean } };
+  const notes: string[] = [];
+  if (m.git?.commit) notes.push(`commit ${m.git.commit.slice(0, 12)}${m.git.dirty ? " (dirty)" : ""}`);
+  if (m.tasks !== undefined) notes.push(`${m.tasks} tasks`);
+  if (m.token_source) notes.push(`tokens: ${m.token_source}`);
+  if (m.price_reference) notes.push(`prices: ${m.price_reference}`);
+  if (m.wall_ms !== undefined) notes.push(`wall time ${(m.wall_ms / 1000).toFixed(1)} s`);
+  return notes;
+}
