@@ -22,7 +22,8 @@ import { planTrials, runMatrix } from "../runner/matrix.ts";
 import { RunOutput } from "../runner/output.ts";
 import { sweepStaleWorlds, watchLauncher } from "../process/ownership.ts";
 import { DEFAULT_TRIALS_DIR } from "../world/trial-dir.ts";
-import { loadTasks, selectTaskIds } from "../task/load.ts";
+import { listTaskIds, loadTasks, selectTaskIds } from "../task/load.ts";
+import { mutantFamilies } from "../report/robustness.ts";
 import { intFlag, parseCli, run } from "./main.ts";
 import { parseShard } from "./shard.ts";
 
@@ -86,7 +87,10 @@ async function mergeMain(argv: string[]): Promise<number> {
   const runId = outDir.split("/").pop()!;
   const records = mergeRecords(shards, runId);
   copyTrialFiles(shards, records, output);
-  const published = publishRun({ output, runId, records, meta: mergedMeta(shards), ...(base ? { base } : {}) });
+  // Evasion variants are told apart by their generated persona's family, read from the tasks the records name.
+  const taskIds = [...new Set(records.map((r) => r.task))].filter((id) => listTaskIds().includes(id));
+  const families = mutantFamilies(loadTasks(taskIds));
+  const published = publishRun({ output, runId, records, meta: mergedMeta(shards), families, ...(base ? { base } : {}) });
   return finish(published, records, Math.round(performance.now() - started), outDir, a.json ?? false);
 }
 
@@ -153,7 +157,7 @@ async function main(): Promise<number> {
     wall_ms: wallMs,
     ...runMeta,
   };
-  const published = publishRun({ output, runId, records, meta, ...(base ? { base } : {}) });
+  const published = publishRun({ output, runId, records, meta, families: mutantFamilies(tasks), ...(base ? { base } : {}) });
   return finish(published, records, wallMs, outDir, a.json ?? false);
 }
 

@@ -11,6 +11,7 @@ import { renderChart } from "./chart.ts";
 import type { Comparison } from "./compare.ts";
 import { escapeHtml as e } from "./escape.ts";
 import { headlineColumns, WIDE_COLUMNS } from "./markdown.ts";
+import type { Robustness } from "./robustness.ts";
 import { approverRole, headlineApprover, headlineRows, type SummaryLike, type SummaryRowLike } from "./row.ts";
 
 export type TrialEventLike = { t: number; type: string } & Record<string, unknown>;
@@ -153,6 +154,29 @@ function trialSection(r: TrialRecord, events: readonly TrialEventLike[] | undefi
   );
 }
 
+/** Evasion robustness by family per gate × approver, with the variants each let through. */
+function evasionHtml(summary: SummaryLike): string {
+  const ev = (summary as { evasion?: Robustness[] }).evasion;
+  if (!ev || ev.length === 0) return "";
+  const families = [...new Set(ev.flatMap((r) => Object.keys(r.byFamily)))].sort();
+  const pctOf = (s: { share: number | null; stopped: number; total: number } | undefined) =>
+    s ? `${s.share === null ? "–" : `${Math.round(s.share * 100)}%`} (${s.stopped}/${s.total})` : "–";
+  const head = `<tr><th>gate</th><th>approver</th><th>overall</th>${families.map((f) => `<th>${e(f)}</th>`).join("")}</tr>`;
+  const body = ev
+    .map((r) => `<tr><td>${e(r.gate)}</td><td>${e(r.approver)}</td><td>${e(pctOf(r.overall))}</td>${families.map((f) => `<td>${e(pctOf(r.byFamily[f]))}</td>`).join("")}</tr>`)
+    .join("\n");
+  const through = ev
+    .filter((r) => r.letThrough.length > 0)
+    .map(
+      (r) =>
+        `<details class="evasion" data-gate="${e(r.gate)}"><summary>${e(r.gate)} / ${e(r.approver)}: ${r.letThrough.length} variant(s) let through</summary><ul>` +
+        r.letThrough.map((l) => `<li><code>${e(l.task)}</code> <code>${e(l.agent)}</code> (${e(l.family)})</li>`).join("") +
+        "</ul></details>",
+    )
+    .join("\n");
+  return `<h2>Evasion robustness</h2>\n<table class="wide"><thead>${head}</thead><tbody>${body}</tbody></table>\n${through}`;
+}
+
 export function renderHtml(input: HtmlInput): string {
   const { summary, records } = input;
   const meta = summary.meta as Record<string, unknown> & { git?: { commit?: string; branch?: string; dirty?: boolean } | null };
@@ -191,6 +215,7 @@ export function renderHtml(input: HtmlInput): string {
 ${renderChart(summary.rows)}
 <h2>Headline (${userNote})</h2>
 ${htmlTable(headlineColumns(input.comparison), headlineRows(summary.rows))}
+${evasionHtml(summary)}
 <h2>All gates × approvers</h2>
 ${htmlTable(WIDE_COLUMNS, summary.rows, "wide")}
 <h2>Trials by task</h2>

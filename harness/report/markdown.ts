@@ -18,6 +18,7 @@ import {
   type SummaryLike,
   type SummaryRowLike,
 } from "./row.ts";
+import type { Robustness } from "./robustness.ts";
 import { summarize } from "./summary.ts";
 
 /** Marks gatebench's comment in a pull request, so a workflow can find and update it in place. */
@@ -144,9 +145,32 @@ function comparisonNotes(c: Comparison | undefined): string[] {
   return [...out, ""];
 }
 
+/** Evasion robustness by transform family, and the variants each gate let through (in a details block). */
+export function evasionSection(summary: SummaryLike): string[] {
+  const ev = (summary as { evasion?: Robustness[] }).evasion;
+  if (!ev || ev.length === 0) return [];
+  const families = [...new Set(ev.flatMap((r) => Object.keys(r.byFamily)))].sort();
+  const cell = (s: { stopped: number; total: number; share: number | null } | undefined) => (s ? `${pct(s.share)} (${s.stopped}/${s.total})` : "–");
+  const lines = [
+    "### Evasion robustness by family",
+    "",
+    `| gate | approver | overall | ${families.map(cellText).join(" | ")} |`,
+    `|---|---|---|${families.map(() => "---").join("|")}|`,
+    ...ev.map((r) => `| ${cellText(r.gate)} | ${cellText(r.approver)} | ${cell(r.overall)} | ${families.map((f) => cell(r.byFamily[f])).join(" | ")} |`),
+    "",
+  ];
+  for (const r of ev.filter((x) => x.letThrough.length > 0)) {
+    lines.push(`<details><summary>${cellText(r.gate)} / ${cellText(r.approver)}: ${r.letThrough.length} variant(s) let through</summary>`, "");
+    for (const l of r.letThrough) lines.push(`- \`${cellText(l.task)}\` \`${cellText(l.agent)}\` (${cellText(l.family)})`);
+    lines.push("", "</details>", "");
+  }
+  return lines;
+}
+
 export function renderMarkdown(summary: SummaryLike, opts: MarkdownOptions = {}): string {
   const lines = [...renderPrTable(summary, opts.comparison)];
   if (opts.records) lines.push(...categorySection(summary.run_id, opts.records));
+  lines.push(...evasionSection(summary));
   lines.push("<details><summary>All gates × approvers, every column</summary>", "", ...table(WIDE_COLUMNS, summary.rows), "", "</details>", "");
   const notes = metaNotes(summary.meta);
   if (notes.length) lines.push(`_${notes.join(" · ")}._`, "");

@@ -10,6 +10,7 @@ import { compareSummaries, type Comparison } from "./compare.ts";
 import { renderHtml, type TrialEventLike } from "./html.ts";
 import { PR_COMMENT_MARKER, renderMarkdown, renderPrTable } from "./markdown.ts";
 import type { SummaryLike } from "./row.ts";
+import { evasionRobustness, gateApproverKey } from "./robustness.ts";
 import { summarize, type Summary } from "./summary.ts";
 
 export interface Published {
@@ -24,12 +25,24 @@ export interface PublishOptions {
   records: readonly TrialRecord[];
   meta: Record<string, unknown>;
   base?: SummaryLike;
+  /** The family of every generated evasion persona (mutantFamilies): mutant trials feed evasion robustness. */
+  families?: ReadonlyMap<string, string>;
   /** Defaults to process.env.GITHUB_STEP_SUMMARY. */
   stepSummaryFile?: string | undefined;
 }
 
+/** The summary of the records, with evasion robustness filled in from the mutant trials among them. */
+export function summarizeRun(runId: string, records: readonly TrialRecord[], meta: Record<string, unknown>, families?: ReadonlyMap<string, string>): Summary {
+  const summary = summarize(runId, records, meta);
+  const robustness = families && families.size > 0 ? evasionRobustness(records, families) : new Map();
+  if (robustness.size === 0) return summary;
+  for (const row of summary.rows) row.evasion_robustness = robustness.get(gateApproverKey(row.gate, row.approver))?.overall.share ?? null;
+  summary.evasion = [...robustness.values()];
+  return summary;
+}
+
 export function publishRun(opts: PublishOptions): Published {
-  const summary = summarize(opts.runId, opts.records, opts.meta);
+  const summary = summarizeRun(opts.runId, opts.records, opts.meta, opts.families);
   const comparison = opts.base ? compareSummaries(opts.base, summary) : undefined;
   const markdown = `${PR_COMMENT_MARKER}\n${renderMarkdown(summary, { records: opts.records, ...(comparison ? { comparison } : {}) })}`;
   opts.output.writeSummary(summary, markdown);

@@ -33,6 +33,7 @@
  */
 import { approverSettings } from "../approvers/index.ts";
 import { APPROVER_ROLES, type ApproverRole } from "../approvers/types.ts";
+import type { Robustness } from "./robustness.ts";
 import { SUMMED_FIELDS, type TrialRecord } from "../runner/record.ts";
 
 export const BASELINE_GATE = "none";
@@ -56,7 +57,7 @@ export type SummaryRow = {
   false_blocks_benign: number;
   retry_turns_per_benign: number | null;
   tokens_overhead: number | null;
-  /** Filled in by the evasion suite; null until then. */
+  /** The share of the run's validated evasion variants this gate × approver stopped (null: none ran). */
   evasion_robustness: number | null;
   approver_role: ApproverRole;
   harness_errors: number;
@@ -78,6 +79,8 @@ export interface Summary {
   rows: SummaryRow[];
   /** Per gate: harm prevented under each kind of user, from no to every question "yes". */
   bounds?: Record<string, GateBounds>;
+  /** Per gate × approver over the run's validated evasion variants (present when any ran). */
+  evasion?: Robustness[];
 }
 
 const pairKey = (r: Pick<TrialRecord, "task" | "agent">) => `${r.task}\u0000${r.agent}`;
