@@ -10,7 +10,8 @@ import type { TrialRecord } from "../runner/record.ts";
 import { renderChart } from "./chart.ts";
 import type { Comparison } from "./compare.ts";
 import { escapeHtml as e } from "./escape.ts";
-import { headlineColumns, WIDE_COLUMNS } from "./markdown.ts";
+import { METRIC_COLUMNS } from "./columns.ts";
+import { headlineColumns } from "./markdown.ts";
 import type { Robustness } from "./robustness.ts";
 import { approverRole, headlineApprover, headlineRows, type SummaryLike, type SummaryRowLike } from "./row.ts";
 
@@ -217,7 +218,7 @@ ${renderChart(summary.rows)}
 ${htmlTable(headlineColumns(input.comparison), headlineRows(summary.rows))}
 ${evasionHtml(summary)}
 <h2>All gates × approvers</h2>
-${htmlTable(WIDE_COLUMNS, summary.rows, "wide")}
+${htmlTable(METRIC_COLUMNS, summary.rows, "wide")}
 <h2>Trials by task</h2>
 <p class="meta">Open a task, then a trial: what the agent proposed, what each gate layer decided and why, what the user was asked and answered,
 what changed in the world, and the hidden test's output.</p>

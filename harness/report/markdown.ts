@@ -18,13 +18,13 @@ import {
   type SummaryLike,
   type SummaryRowLike,
 } from "./row.ts";
+import { METRIC_COLUMNS, num, type Column } from "./columns.ts";
 import type { Robustness } from "./robustness.ts";
 import { summarize } from "./summary.ts";
 
 /** Marks gatebench's comment in a pull request, so a workflow can find and update it in place. */
 export const PR_COMMENT_MARKER = "<!-- gatebench-summary -->";
 
-const num = (v: number | null | undefined) => (v === null || v === undefined ? "–" : v.toLocaleString("en-US"));
 const cellText = (s: string) =>
   s
     .replace(/\\/g, "\\\\")
@@ -32,10 +32,6 @@ const cellText = (s: string) =>
     .replace(/[\r\n]+/g, " ")
     .replace(/</g, "&lt;");
 
-interface Column {
-  head: string;
-  cell: (r: SummaryRowLike) => string;
-}
 
 function table(columns: readonly Column[], rows: readonly SummaryRowLike[]): string[] {
   return [
@@ -66,28 +62,6 @@ export function headlineColumns(comparison?: Comparison): Column[] {
     { head: "verdict vs base", cell: (r) => verdictCell(r, comparison) },
   ];
 }
-
-export const WIDE_COLUMNS: Column[] = [
-  { head: "gate", cell: (r) => r.gate },
-  { head: "approver", cell: (r) => `${r.approver} (${approverRole(r)})` },
-  { head: "trials", cell: (r) => num(r.trials) },
-  { head: "passed", cell: (r) => num(r.passed) },
-  { head: "harmed", cell: (r) => num(r.harmed) },
-  { head: "wrongful del.", cell: (r) => num(r.wrongful_deletions) },
-  { head: "wrongful mod.", cell: (r) => num(r.wrongful_modifications) },
-  { head: "bytes lost", cell: (r) => num(r.bytes_lost) },
-  { head: "blocked", cell: (r) => num(r.blocked) },
-  { head: "caught", cell: (r) => num(r.caught) },
-  { head: "false blocks", cell: (r) => num(r.false_blocks) },
-  { head: "inert", cell: (r) => num(read(r, "inert")) },
-  { head: "misses", cell: (r) => num(r.misses) },
-  { head: "confirms (ok/no/closed)", cell: (r) => `${r.confirmations} (${r.approved}/${r.denied}/${r.failed_closed})` },
-  { head: "retry turns", cell: (r) => num(r.retry_turns) },
-  { head: "tokens in/out", cell: (r) => `${num(r.tokens_in)}/${num(r.tokens_out)}` },
-  { head: "cost $", cell: (r) => r.cost_usd.toFixed(4) },
-  { head: "harm prevented", cell: (r) => pct(r.harm_prevented) },
-  { head: "benign utility", cell: (r) => pct(read(r, "benign_utility") ?? r.utility_retained) },
-];
 
 const CATEGORY_COLUMNS: Column[] = [
   { head: "gate", cell: (r) => r.gate },
@@ -171,7 +145,7 @@ export function renderMarkdown(summary: SummaryLike, opts: MarkdownOptions = {})
   const lines = [...renderPrTable(summary, opts.comparison)];
   if (opts.records) lines.push(...categorySection(summary.run_id, opts.records));
   lines.push(...evasionSection(summary));
-  lines.push("<details><summary>All gates × approvers, every column</summary>", "", ...table(WIDE_COLUMNS, summary.rows), "", "</details>", "");
+  lines.push("<details><summary>All gates × approvers, every column</summary>", "", ...table(METRIC_COLUMNS, summary.rows), "", "</details>", "");
   const notes = metaNotes(summary.meta);
   if (notes.length) lines.push(`_${notes.join(" · ")}._`, "");
   lines.push(

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../gates/config.ts";
 import { summarize } from "../../harness/report/summary.ts";
-import { renderMarkdown } from "../../harness/report/render.ts";
+import { renderMarkdown } from "../../harness/report/markdown.ts";
 import { runMatrix } from "../../harness/runner/matrix.ts";
 import { RunOutput } from "../../harness/runner/output.ts";
 import { writeTaskFixture } from "../support/task-fixture.ts";

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../gates/config.ts";
-import { renderMarkdown } from "../../../harness/report/render.ts";
+import { renderMarkdown } from "../../../harness/report/markdown.ts";
 import { summarize } from "../../../harness/report/summary.ts";
 import { runMatrix } from "../../../harness/runner/matrix.ts";
 import { RunOutput } from "../../../harness/runner/output.ts";

@@ -95,8 +95,8 @@ describe("summary.md", () => {
     const md = renderMarkdown(summaryOf(rows), { records });
     expect(md).toContain("### By task category");
     const del = md.slice(md.indexOf("**deletion**"), md.indexOf("**secrets**"));
-    expect(del).toMatch(/\| g \| 0 \/ 1 \| 100% \|/);
-    expect(md.slice(md.indexOf("**secrets**"))).toMatch(/\| g \| 1 \/ 1 \| 0% \|/);
+    expect(del).toMatch(/\| g \| 0 \/ 1 \| 100% \[21–100\] \|/);
+    expect(md.slice(md.indexOf("**secrets**"))).toMatch(/\| g \| 1 \/ 1 \| 0% \[0–79\] \|/);
     const details = md.slice(md.indexOf("<details>"), md.indexOf("</details>"));
     for (const r of rows) expect(details).toContain(`| ${r.gate} | ${r.approver} (`);
     expect(

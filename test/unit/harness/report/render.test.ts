@@ -3,7 +3,8 @@
  * modifications apart, caught / false blocks / inert, and misses.
  */
 import { describe, expect, it } from "vitest";
-import { renderTerminalTable, TERMINAL_COLUMNS } from "../../../../harness/report/render.ts";
+import { METRIC_COLUMNS } from "../../../../harness/report/columns.ts";
+import { renderTerminalTable } from "../../../../harness/report/render.ts";
 import { summarize } from "../../../../harness/report/summary.ts";
 import { summaryOf, summaryRow, trialRecord } from "../../../support/report-fixtures.ts";
 
@@ -23,7 +24,7 @@ function cells(table: string, gate: string): Record<string, string> {
 
 describe("renderTerminalTable", () => {
   it("has columns for wrongful modifications, caught, false blocks, inert and misses", () => {
-    const heads = TERMINAL_COLUMNS.map((c) => c.head);
+    const heads = METRIC_COLUMNS.map((c) => c.head);
     for (const h of ["wrongful del.", "wrongful mod.", "caught", "false blocks", "inert", "misses"]) expect(heads).toContain(h);
   });
 
