@@ -3,7 +3,7 @@
  * phase, and short-lived separate sandboxes on the same dirs for the setup script and the
  * hidden test. Every file question and every tool runs inside the sandbox.
  */
-import { rmSync } from "node:fs";
+import { lstatSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EnvView, GateProcessBind, GateProcessOutput, LstatInfo } from "../../gates/types.ts";
@@ -112,6 +112,28 @@ export interface TrialWorld extends World {
    * profile, node_modules at /opt/gatebench/node_modules, cwd /workspace; `stdin` piped in.
    */
   runGateProcess(argv: string[], stdin: string, opts?: { timeoutMs?: number; readOnlyBinds?: readonly GateProcessBind[] }): Promise<GateProcessOutput & { durationMs: number }>;
+}
+
+/**
+ * Whether any user can already read `hostPath` (every folder above it searchable by others, the
+ * path itself readable by others) while only its owner can change it: such a folder is bound as
+ * it is (a live socket in it keeps working); anything else is staged as a copy.
+ */
+function readableByAnyone(hostPath: string): boolean {
+  try {
+    const abs = path.resolve(hostPath);
+    const st = lstatSync(abs);
+    if (st.isSymbolicLink() || (st.mode & 0o004) === 0 || (st.mode & 0o022) !== 0) return false;
+    if (st.isDirectory() && (st.mode & 0o001) === 0) return false;
+    for (let dir = path.dirname(abs); ; dir = path.dirname(dir)) {
+      const d = lstatSync(dir);
+      // a sticky, world-writable folder such as /tmp is fine: nobody else can replace what is in it
+      if ((d.mode & 0o001) === 0 || ((d.mode & 0o002) !== 0 && (d.mode & 0o1000) === 0)) return false;
+      if (dir === path.dirname(dir)) return true;
+    }
+  } catch {
+    return false;
+  }
 }
 
 export type HiddenTestResult = ExecResult & { tamper: TamperReport };
@@ -309,7 +331,7 @@ class BwrapWorld implements TrialWorld {
    * able to reach the original (a private folder of the host), and must not be able to change it.
    */
   private stageHook(hostPath: string): Promise<string> {
-    if (!this.trial.identity) return Promise.resolve(hostPath);
+    if (!this.trial.identity || readableByAnyone(hostPath)) return Promise.resolve(hostPath);
     let staged = this.stagedHooks.get(hostPath);
     if (!staged) {
       staged = stageCopy(this.trial, hostPath, "hook");
