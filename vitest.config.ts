@@ -1,11 +1,16 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Two projects: `unit` (in-process, test/unit/, mirrors the source tree) and `e2e` (anything that
+ * starts a sandbox, a CLI process or a browser, test/e2e/). `npm test` runs unit first.
+ */
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "gates/**/*.test.ts", "harness/**/*.test.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
     pool: "forks",
     maxConcurrency: 4,
+    projects: [
+      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 } },
+      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], testTimeout: 180_000, hookTimeout: 180_000 } },
+    ],
   },
 });

@@ -153,3 +153,40 @@ describe("the checker itself", () => {
     ]);
   });
 });
+
+/** Every test file under test/unit/ or test/e2e/ (the test layout rule of docs/architecture.md). */
+function testFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+    const rel = path.posix.join(dir, e.name);
+    if (e.isDirectory()) {
+      if (e.name !== "node_modules" && e.name !== ".git") out.push(...testFiles(rel));
+    } else if (/\.test\.ts$/.test(e.name)) out.push(rel);
+  }
+  return out;
+}
+
+/** What only an end-to-end test may use: a sandboxed world, a trial, or a browser. */
+const SANDBOX_IMPORT = /^(harness\/world\/(world|run-sandboxed)\.ts|harness\/runner\/phases\/.*|playwright-core)$/;
+const SANDBOX_CALL = /\b(createWorld|runTrial|cloneWorld|chromium\.launch)\s*\(/;
+
+describe("test layout", () => {
+  const all = ["kernel", "harness", "gates", "scripts", "test"].flatMap(testFiles);
+
+  it("keeps every test under test/unit/ or test/e2e/", () => {
+    expect(all.filter((f) => !/^test\/(unit|e2e)\//.test(f))).toEqual([]);
+  });
+
+  it("keeps anything that starts a sandbox, a trial or a browser out of test/unit/", () => {
+    const unit = all.filter((f) => f.startsWith("test/unit/") && f !== "test/unit/architecture/imports.test.ts");
+    const offenders = unit.filter((f) => {
+      const text = read(f);
+      const deps = ts
+        .preProcessFile(text, true, true)
+        .importedFiles.map((i) => i.fileName)
+        .map((s) => (s.startsWith(".") ? path.posix.normalize(path.posix.join(path.posix.dirname(f), s)) : s));
+      return deps.some((d) => SANDBOX_IMPORT.test(d)) || SANDBOX_CALL.test(text);
+    });
+    expect(offenders).toEqual([]);
+  });
+});
