@@ -53,10 +53,20 @@ export function hasToolCallHandlers(extensions: readonly RegisteredExtension[]):
  * `ExtensionContext` (types.d.ts) as a tool_call handler sees it. Session-bound members that
  * gatebench has no equivalent for answer like an idle, model-less session.
  */
-export function createExtensionContext(opts: { ui: Record<string, unknown>; hasUI: boolean; cwd: string; signal: AbortSignal }): Record<string, unknown> {
+export function createExtensionContext(opts: {
+  ui: Record<string, unknown>;
+  hasUI: boolean;
+  cwd: string;
+  signal: AbortSignal;
+  /** Called each time a handler reads `ctx.hasUI`. */
+  onHasUIRead?: () => void;
+}): Record<string, unknown> {
   return {
     ui: opts.ui,
-    hasUI: opts.hasUI,
+    get hasUI() {
+      opts.onHasUIRead?.();
+      return opts.hasUI;
+    },
     cwd: opts.cwd,
     sessionManager: undefined,
     modelRegistry: undefined,

@@ -24,8 +24,11 @@ export interface CallVerdict {
   uiFailure?: string;
   /** A handler threw. */
   thrown?: string;
-  /** A handler returned `{ block: true }`. */
-  block?: { reason: string; userDenied: boolean };
+  /**
+   * A handler returned `{ block: true }`. `noUi`: there was no UI and the block stands for a
+   * question that could not be asked (see noUiBlock).
+   */
+  block?: { reason: string; userDenied: boolean; noUi?: boolean };
 }
 
 export async function evaluateToolCall(
@@ -37,7 +40,11 @@ export async function evaluateToolCall(
   const input = structuredClone(original) as Record<string, unknown>;
   const recorder: UiRecorder = { questions: [], notifications: [] };
   const ui = createUiContext(opts.ui, recorder);
-  const extCtx = createExtensionContext({ ui, hasUI: opts.ui.hasUI, cwd: opts.cwd, signal: opts.signal });
+  let readHasUI = false;
+  const onHasUIRead = () => {
+    readHasUI = true;
+  };
+  const extCtx = createExtensionContext({ ui, hasUI: opts.ui.hasUI, cwd: opts.cwd, signal: opts.signal, onHasUIRead });
   const event: ToolCallEvent = { type: "tool_call", toolName: call.tool, toolCallId: call.id, input };
   const mutatedBy: string[] = [];
   const watched = extensions.map((ext) => watchInputMutations(ext, input, mutatedBy));
@@ -59,12 +66,17 @@ export async function evaluateToolCall(
   if (thrown !== undefined) verdict.thrown = thrown instanceof Error ? thrown.message : String(thrown);
   const result = outcome?.result;
   if (result?.block) {
-    verdict.block = { reason: String(result.reason || "Tool execution was blocked"), userDenied: recorder.questions.some((q) => q.answer === "denied") };
+    const userDenied = recorder.questions.some((q) => q.answer === "denied");
+    const noUi = !opts.ui.hasUI && !userDenied && (recorder.unasked === true || (readHasUI && (await wouldAsk(extensions, call, opts))));
+    verdict.block = { reason: String(result.reason || "Tool execution was blocked"), userDenied, ...(noUi ? { noUi: true } : {}) };
   }
   return verdict;
 }
 
-/** The Decision for a verdict, in this order: rewrite, approver failure, throw, block, allow. */
+/**
+ * The Decision for a verdict, in this order: rewrite, approver failure, throw, block, allow. A block
+ * after a question that could not be asked (no UI) is `no_ui`, like a gate that checks for a UI itself.
+ */
 export function verdictToDecision(verdict: CallVerdict, original: Record<string, unknown>): Decision {
   if (verdict.rewrite) {
     const after = verdict.rewrite.after;
@@ -78,8 +90,31 @@ export function verdictToDecision(verdict: CallVerdict, original: Record<string,
   if (verdict.uiFailure !== undefined)
     return { kind: "deny", code: "approver_failed", reason: `The approval UI failed, blocking execution: ${verdict.uiFailure}` };
   if (verdict.thrown !== undefined) return { kind: "deny", code: "extension_error", reason: `Extension failed, blocking execution: ${verdict.thrown}` };
-  if (verdict.block) return { kind: "deny", code: verdict.block.userDenied ? "user_denied" : "extension_blocked", reason: verdict.block.reason };
+  if (verdict.block) {
+    const code = verdict.block.userDenied ? "user_denied" : verdict.block.noUi ? "no_ui" : "extension_blocked";
+    return { kind: "deny", code, reason: verdict.block.reason };
+  }
   return { kind: "allow" };
+}
+
+/**
+ * A headless block after a handler read `ctx.hasUI` is a no-UI block when the handlers, given a UI,
+ * would have asked the user (Pi's permission gate: "blocked (no UI for confirmation)"); a handler
+ * that reads `hasUI` only to decide whether to notify and blocks anyway (Pi's protected-paths) is
+ * not. The probe runs the handlers once more on a fresh copy of the input with a UI that answers
+ * every question "no" and reaches no approver; its outcome is discarded.
+ */
+async function wouldAsk(extensions: readonly RegisteredExtension[], call: CallToEvaluate, opts: { cwd: string; signal: AbortSignal }): Promise<boolean> {
+  const recorder: UiRecorder = { questions: [], notifications: [] };
+  const probe: GateUI = { hasUI: true, confirm: async () => false };
+  const ui = createUiContext(probe, recorder);
+  const event: ToolCallEvent = { type: "tool_call", toolName: call.tool, toolCallId: call.id, input: structuredClone(call.args) as Record<string, unknown> };
+  try {
+    await emitToolCall(extensions, event, createExtensionContext({ ui, hasUI: true, cwd: opts.cwd, signal: opts.signal }));
+  } catch {
+    // A throw after a question still asked it; a throw before one did not.
+  }
+  return recorder.questions.length > 0;
 }
 
 /** A JSON-safe copy (what a rewrite would have sent to the tool). */

@@ -7,7 +7,8 @@
  *   the approver failed while a handler asked -> deny approver_failed
  *   a handler threw                           -> deny extension_error
  *   a handler returned { block: true }        -> deny user_denied (the user said no during this
- *                                                call) or extension_blocked
+ *                                                call), no_ui (no UI, and a handler read ctx.hasUI
+ *                                                or tried to ask) or extension_blocked
  *   otherwise                                 -> allow
  *
  * Handlers get a deep copy of the arguments, so nothing they do reaches the tool: the arguments

@@ -280,7 +280,11 @@ function toVerdict(v: unknown): CallVerdict | undefined {
   if (v.thrown !== undefined) out.thrown = String(v.thrown);
   if (v.block !== undefined) {
     if (!isRecord(v.block)) return undefined;
-    out.block = { reason: String(v.block.reason ?? "Tool execution was blocked"), userDenied: v.block.userDenied === true };
+    out.block = {
+      reason: String(v.block.reason ?? "Tool execution was blocked"),
+      userDenied: v.block.userDenied === true,
+      ...(v.block.noUi === true ? { noUi: true } : {}),
+    };
   }
   return out;
 }

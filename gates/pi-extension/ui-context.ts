@@ -7,6 +7,9 @@
  *   each. An approved select answers the first affirmative option ("Yes", "Allow", ...); a denied
  *   one the first negative option ("No", ...) or undefined. A select with no affirmative option
  *   cannot be answered by a yes/no approver and resolves to undefined (Pi's "dialog dismissed").
+ * - A question that could not be asked: without a UI, calling confirm/select marks the call
+ *   `unasked`; a block that follows is a no-UI block (evaluate.ts), counted like the confirmation
+ *   of a gate that asks without a UI.
  * - A rejected approver promise is re-thrown to the handler AND recorded: the gate blocks the
  *   call whatever the handler does with the error (fail closed).
  */
@@ -27,6 +30,8 @@ export interface UiRecorder {
   readonly notifications: { message: string; type?: string }[];
   /** The approver failed (rejected) at least once during this call. */
   failure?: string;
+  /** No UI: a handler called confirm/select, i.e. had a question it could not ask. */
+  unasked?: boolean;
 }
 
 export function firstAffirmative(options: readonly string[]): string | undefined {
@@ -76,8 +81,14 @@ export function createUiContext(ui: GateUI, recorder: UiRecorder): Record<string
   if (!ui.hasUI) {
     return {
       ...DISPLAY_ONLY,
-      select: async (): Promise<undefined> => undefined,
-      confirm: async (): Promise<boolean> => false,
+      select: async (): Promise<undefined> => {
+        recorder.unasked = true;
+        return undefined;
+      },
+      confirm: async (): Promise<boolean> => {
+        recorder.unasked = true;
+        return false;
+      },
       input: async (): Promise<undefined> => undefined,
       notify: (message: string, type?: string) => void recorder.notifications.push({ message: String(message), ...(type ? { type } : {}) }),
     };

@@ -7,6 +7,7 @@ import { createOracleScope } from "./oracle-scope.ts";
 import { DEFAULT_RUN_SEED, SEED_RULE } from "./seed.ts";
 import { headless, rubberStamp } from "./simple.ts";
 import { APPROVER_NAMES, type Approver, type ApproverName, type ScoringKey, type UserContext } from "./types.ts";
+import { sayErr } from "../redact/terminal.ts";
 
 /** `npm run eval` without --approvers: the realistic headline user, both bounds, and the answer-key bound. */
 export const DEFAULT_APPROVERS: readonly ApproverName[] = ["fatigued", "headless", "rubber-stamp", "oracle-scope"];
@@ -14,7 +15,7 @@ export const DEFAULT_APPROVERS: readonly ApproverName[] = ["fatigued", "headless
 /** Old names still accepted on the command line, with a notice. */
 const RENAMED: Readonly<Record<string, ApproverName>> = { attentive: "oracle-scope" };
 
-export function parseApproverNames(spec: string | undefined, warn: (message: string) => void = (m) => process.stderr.write(`${m}\n`)): ApproverName[] {
+export function parseApproverNames(spec: string | undefined, warn: (message: string) => void = (m) => sayErr(`${m}\n`)): ApproverName[] {
   if (spec === undefined) return [...DEFAULT_APPROVERS];
   const names: ApproverName[] = [];
   for (const raw of spec

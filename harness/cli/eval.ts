@@ -26,6 +26,7 @@ import { listTaskIds, loadTasks, selectTaskIds } from "../task/load.ts";
 import { mutantFamilies } from "../report/robustness.ts";
 import { intFlag, parseCli, run } from "./main.ts";
 import { parseShard } from "./shard.ts";
+import { sayErr, sayOut } from "../redact/terminal.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
@@ -58,22 +59,22 @@ function finish(published: Published, records: readonly TrialRecord[], wallMs: n
   const { summary, comparison } = published;
   const comparisonText = comparison ? renderComparison(comparison) : "";
   if (json) {
-    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    sayOut(`${JSON.stringify(summary, null, 2)}\n`);
   } else {
-    process.stdout.write(`${renderTerminalTable(summary)}\n`);
-    if (comparisonText) process.stdout.write(`\n${comparisonText}\n`);
+    sayOut(`${renderTerminalTable(summary)}\n`);
+    if (comparisonText) sayOut(`\n${comparisonText}\n`);
     const errors = records.filter((r) => r.outcome === "harness_error").length;
     const errorNote = errors ? `, ${errors} harness errors` : "";
-    process.stdout.write(`\n${records.length} trials in ${(wallMs / 1000).toFixed(1)} s${errorNote} · results in ${outDir} (report.html)\n`);
+    sayOut(`\n${records.length} trials in ${(wallMs / 1000).toFixed(1)} s${errorNote} · results in ${outDir} (report.html)\n`);
   }
-  if (comparison && json && comparison.regressions.length) process.stderr.write(`${comparisonText}\n`);
+  if (comparison && json && comparison.regressions.length) sayErr(`${comparisonText}\n`);
   return comparison && comparison.regressions.length > 0 ? 1 : 0;
 }
 
 async function mergeMain(argv: string[]): Promise<number> {
   const { values: a, positionals: dirs } = parseCli(argv, MERGE_OPTIONS, true);
   if (a.help) {
-    process.stdout.write(`${USAGE}\n`);
+    sayOut(`${USAGE}\n`);
     return 0;
   }
   if (dirs.length === 0) throw new InputError("command line", "merge", "one or more run folders written by npm run eval -- --shard I/N --out DIR");
@@ -98,7 +99,7 @@ async function main(): Promise<number> {
   if (process.argv[2] === "merge") return mergeMain(process.argv.slice(3));
   const { values: a } = parseCli(process.argv.slice(2), OPTIONS);
   if (a.help) {
-    process.stdout.write(`${USAGE}\n`);
+    sayOut(`${USAGE}\n`);
     return 0;
   }
   const tasks = loadTasks(selectTaskIds(a.tasks));
@@ -117,7 +118,7 @@ async function main(): Promise<number> {
   const outDir = resolve(a.out ?? join("reports", "runs", newRunId()));
   const output = new RunOutput(outDir);
   // One writer per out dir (RunOutput holds its lock); worlds of runs that are gone are swept; this run ends with its launcher.
-  sweepStaleWorlds(DEFAULT_TRIALS_DIR, (m) => process.stderr.write(m));
+  sweepStaleWorlds(DEFAULT_TRIALS_DIR, sayErr);
   watchLauncher();
   const previous = output.readResults();
   if (previous.length > 0 && !a.resume) throw new InputError("command line", "--out", `an empty folder, or --resume to continue the run in ${outDir}`);

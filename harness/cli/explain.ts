@@ -22,6 +22,8 @@ import { decideCall, gateOnWorld, loadGateForFlag, openWorld, type WorldChoice }
 import type { WorldSource } from "../explain/world-spec.ts";
 import { TOOL_NAMES, TOOL_PERMISSIONS } from "../../kernel/tools.ts";
 import { parseCli, runIfMain } from "./main.ts";
+import { redactDeep } from "../redact/redact.ts";
+import { sayOut } from "../redact/terminal.ts";
 
 const OPTIONS = {
   gate: { type: "string" },
@@ -123,7 +125,7 @@ async function corpusMode(a: { gate: string; corpus: string; json?: boolean | un
     .map((n) => loadGateForFlag(n, "--gate"));
   const entries = readCorpus(a.corpus);
   const report = await runCorpus(gates, entries, worldChoice(a));
-  process.stdout.write(a.json ? `${JSON.stringify({ corpus: a.corpus, ...report }, null, 2)}\n` : `${formatCorpusReport(report, a.corpus)}\n`);
+  sayOut(a.json ? `${JSON.stringify(redactDeep({ corpus: a.corpus, ...report }), null, 2)}\n` : `${formatCorpusReport(report, a.corpus)}\n`);
   return 0;
 }
 
@@ -155,7 +157,7 @@ async function main(): Promise<number> {
       layers: e.layers,
       world: e.world,
     };
-    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    sayOut(`${JSON.stringify(redactDeep(out), null, 2)}\n`);
     return 0;
   }
   const lines = [
@@ -173,7 +175,7 @@ async function main(): Promise<number> {
     );
     lines.push("targets:", ...shown);
   }
-  process.stdout.write(`${lines.join("\n")}\n`);
+  sayOut(`${lines.join("\n")}\n`);
   return 0;
 }
 

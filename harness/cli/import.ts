@@ -15,6 +15,7 @@ import { InputError } from "../../kernel/errors.ts";
 import { loadTasks, selectTaskIds } from "../task/load.ts";
 import { PersonaSchema } from "../task/schema.ts";
 import { parseCli, runIfMain } from "./main.ts";
+import { sayErr, sayOut } from "../redact/terminal.ts";
 
 const OPTIONS = {
   from: { type: "string" },
@@ -43,7 +44,7 @@ export function parseMapRoots(values: readonly string[] | undefined): [string, s
 async function main(): Promise<number> {
   const { values: a, positionals } = parseCli(process.argv.slice(2), OPTIONS, true);
   if (a.help) {
-    process.stdout.write(`${USAGE}\n`);
+    sayOut(`${USAGE}\n`);
     return 0;
   }
   if (!a.from || !(FORMATS as readonly string[]).includes(a.from)) throw new InputError("command line", "--from", `one of ${FORMATS.join(", ")}`);
@@ -68,11 +69,12 @@ async function main(): Promise<number> {
     out ??= join(task.dir, "personas", `${result.persona.name}.yaml`);
   }
   if (out) writeFileSync(out, result.yaml);
-  if (a.json) process.stdout.write(`${JSON.stringify({ persona: result.persona, unmapped: result.unmapped, out: out ?? null }, null, 2)}\n`);
+  if (a.json) sayOut(`${JSON.stringify({ persona: result.persona, unmapped: result.unmapped, out: out ?? null }, null, 2)}\n`);
   else {
+    // The persona itself, for the user to redirect into a file: replays need the calls verbatim.
     if (!out) process.stdout.write(result.yaml);
-    process.stderr.write(`imported ${result.calls.length} calls${out ? ` into ${out}` : ""}\n`);
-    for (const u of result.unmapped) process.stderr.write(`not mappable: call ${u.index} ${u.name}: ${u.reason}\n`);
+    sayErr(`imported ${result.calls.length} calls${out ? ` into ${out}` : ""}\n`);
+    for (const u of result.unmapped) sayErr(`not mappable: call ${u.index} ${u.name}: ${u.reason}\n`);
   }
   return 0;
 }

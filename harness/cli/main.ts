@@ -5,7 +5,7 @@
 import { pathToFileURL } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { InputError } from "../../kernel/errors.ts";
-import { redact } from "../redact/redact.ts";
+import { sayErr } from "../redact/terminal.ts";
 
 export function parseCli<T extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: T, allowPositionals = false) {
   try {
@@ -28,7 +28,7 @@ export function run(main: () => Promise<number>): void {
   // results.jsonl only ever holds whole lines, so `--resume` continues from here.
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.once(signal, () => {
-      process.stderr.write(`\ngatebench: stopped by ${signal}; finished trials are kept (use --resume)\n`);
+      sayErr(`\ngatebench: stopped by ${signal}; finished trials are kept (use --resume)\n`);
       process.exit(130);
     });
   }
@@ -36,12 +36,12 @@ export function run(main: () => Promise<number>): void {
     (code) => process.exit(code),
     (e) => {
       if (e instanceof InputError) {
-        process.stderr.write(`gatebench: bad input: ${e.message}\n`);
+        sayErr(`gatebench: bad input: ${e.message}\n`);
         process.exit(2);
       }
       // The terminal is an output too: an error message may quote a command or a setup's stderr.
-      process.stderr.write(`gatebench: ${redact((e as Error)?.message ?? String(e))}\n`);
-      if (process.env.GATEBENCH_DEBUG) process.stderr.write(`${redact((e as Error)?.stack ?? "")}\n`);
+      sayErr(`gatebench: ${(e as Error)?.message ?? String(e)}\n`);
+      if (process.env.GATEBENCH_DEBUG) sayErr(`${(e as Error)?.stack ?? ""}\n`);
       process.exit(1);
     },
   );

@@ -13,6 +13,7 @@ import { FAMILIES, type Family } from "../adversity/transforms.ts";
 import { InputError } from "../../kernel/errors.ts";
 import { loadTasks, selectTaskIds } from "../task/load.ts";
 import { intFlag, parseCli, runIfMain } from "./main.ts";
+import { sayErr, sayOut } from "../redact/terminal.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
@@ -73,7 +74,7 @@ function tally(verdicts: readonly Verdict[]) {
 async function main(): Promise<number> {
   const { values: a } = parseCli(process.argv.slice(2), OPTIONS);
   if (a.help) {
-    process.stdout.write(`${USAGE}\n`);
+    sayOut(`${USAGE}\n`);
     return 0;
   }
   const families = parseFamilies(a.families);
@@ -85,10 +86,10 @@ async function main(): Promise<number> {
     concurrency,
     onProgress: (done, total, v) => {
       if (!a.json && process.stderr.isTTY)
-        process.stderr.write(`\r${done}/${total} ${v.kept ? "kept" : "rejected"} ${v.task}/${v.name}`.slice(0, 150).padEnd(150));
+        sayErr(`\r${done}/${total} ${v.kept ? "kept" : "rejected"} ${v.task}/${v.name}`.slice(0, 150).padEnd(150));
     },
   });
-  if (!a.json && process.stderr.isTTY) process.stderr.write("\n");
+  if (!a.json && process.stderr.isTTY) sayErr("\n");
   for (const task of tasks) {
     const dir = join(task.dir, "personas", "generated");
     clearGenerated(dir, families);
@@ -99,7 +100,7 @@ async function main(): Promise<number> {
   }
   const { byFamily, reasons } = tally(result.verdicts);
   if (a.json) {
-    process.stdout.write(
+    sayOut(
       `${JSON.stringify(
         {
           kept: result.verdicts.filter((v) => v.kept).length,
@@ -116,14 +117,14 @@ async function main(): Promise<number> {
     return 0;
   }
   const kept = result.verdicts.filter((v) => v.kept).length;
-  process.stdout.write(`variants: ${result.verdicts.length} derived, ${kept} kept (validated under none), ${result.verdicts.length - kept} rejected\n`);
+  sayOut(`variants: ${result.verdicts.length} derived, ${kept} kept (validated under none), ${result.verdicts.length - kept} rejected\n`);
   for (const [f, c] of Object.entries(byFamily))
-    process.stdout.write(`  ${f.padEnd(13)} kept ${String(c.kept).padStart(4)}  rejected ${String(c.rejected).padStart(4)}\n`);
-  process.stdout.write("rejected by reason:\n");
-  for (const [r, n] of Object.entries(reasons).sort((x, y) => y[1] - x[1])) process.stdout.write(`  ${String(n).padStart(4)}  ${r}\n`);
-  for (const n of result.notes) process.stdout.write(`note: ${n}\n`);
-  process.stdout.write("rejected variants:\n");
-  for (const v of result.verdicts.filter((x) => !x.kept)) process.stdout.write(`  ${v.task}/${v.name}: ${v.reason}\n`);
+    sayOut(`  ${f.padEnd(13)} kept ${String(c.kept).padStart(4)}  rejected ${String(c.rejected).padStart(4)}\n`);
+  sayOut("rejected by reason:\n");
+  for (const [r, n] of Object.entries(reasons).sort((x, y) => y[1] - x[1])) sayOut(`  ${String(n).padStart(4)}  ${r}\n`);
+  for (const n of result.notes) sayOut(`note: ${n}\n`);
+  sayOut("rejected variants:\n");
+  for (const v of result.verdicts.filter((x) => !x.kept)) sayOut(`  ${v.task}/${v.name}: ${v.reason}\n`);
   return 0;
 }
 

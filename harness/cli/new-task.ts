@@ -11,6 +11,7 @@ import { TASKS_DIR } from "../task/load.ts";
 import { CATEGORIES } from "../task/schema.ts";
 import { SCAFFOLD_MARKER } from "../validate/rules.ts";
 import { parseCli, runIfMain } from "./main.ts";
+import { sayOut } from "../redact/terminal.ts";
 
 export function scaffoldTask(id: string, category: string, tasksDir = TASKS_DIR): string {
   if (!/^[a-z0-9][a-z0-9_-]*$/.test(id)) throw new InputError("command line", "<id>", "lower-case letters, digits, _ or - (e.g. t28_my_incident)");
@@ -77,7 +78,7 @@ async function main(): Promise<number> {
   const { values, positionals } = parseCli(process.argv.slice(2), { category: { type: "string" } } as const, true);
   if (positionals.length !== 1) throw new InputError("command line", "<id>", "exactly one task id: npm run new-task -- t28_my_incident");
   const dir = scaffoldTask(positionals[0]!, values.category ?? "deletion");
-  process.stdout.write(`Created ${dir}\nFill in every file marked ${SCAFFOLD_MARKER}, then run: npm run validate -- --tasks ${positionals[0]}\n`);
+  sayOut(`Created ${dir}\nFill in every file marked ${SCAFFOLD_MARKER}, then run: npm run validate -- --tasks ${positionals[0]}\n`);
   return 0;
 }
 

@@ -14,6 +14,7 @@ import { inspectTask, selectTaskIds, TASKS_DIR, type LoadedTask } from "../task/
 import { redactDeep } from "../redact/redact.ts";
 import { validateTask, type TaskValidation } from "../validate/rules.ts";
 import { intFlag, parseCli, run } from "./main.ts";
+import { sayErr, sayOut } from "../redact/terminal.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
@@ -37,15 +38,15 @@ async function main(): Promise<number> {
   } catch (e) {
     // --json promises one JSON document on stdout even when the selection itself is bad.
     if (!(e instanceof InputError) || !a.json) throw e;
-    process.stdout.write(`${JSON.stringify([loadFailure(a.tasks ?? "", [e])], null, 2)}\n`);
-    process.stderr.write(`gatebench: bad input: ${e.message}\n`);
+    sayOut(`${JSON.stringify(redactDeep([loadFailure(a.tasks ?? "", [e])]), null, 2)}\n`);
+    sayErr(`gatebench: bad input: ${e.message}\n`);
     return 2;
   }
   const reports = ids.map((id) => inspectTask(join(tasksDir, id)));
   const results: TaskValidation[] = reports.map((r) => (r.loaded ? { task: r.id, valid: false, rules: [] } : loadFailure(r.id, r.errors)));
   const todo = reports.flatMap((r, i) => (r.loaded ? [{ i, task: r.loaded as LoadedTask }] : []));
   for (const r of reports)
-    if (!r.loaded && !a.json) process.stderr.write(`validated ${r.id}: INVALID (${r.errors.length} load error${r.errors.length === 1 ? "" : "s"})\n`);
+    if (!r.loaded && !a.json) sayErr(`validated ${r.id}: INVALID (${r.errors.length} load error${r.errors.length === 1 ? "" : "s"})\n`);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, todo.length) }, async () => {
@@ -53,12 +54,12 @@ async function main(): Promise<number> {
         const { i, task } = todo[next++]!;
         // Everything printed below derives from the redacted result (test output can quote secrets).
         results[i] = redactDeep(await validateTask(task));
-        if (!a.json) process.stderr.write(`validated ${results[i]!.task}: ${results[i]!.valid ? "valid" : "INVALID"}\n`);
+        if (!a.json) sayErr(`validated ${results[i]!.task}: ${results[i]!.valid ? "valid" : "INVALID"}\n`);
       }
     }),
   );
   if (a.json) {
-    process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+    sayOut(`${JSON.stringify(redactDeep(results), null, 2)}\n`);
   } else {
     const table = new Table({ head: ["task", "status", "broken rules"], style: { head: [], border: [] }, wordWrap: true, colWidths: [28, 9, 90] });
     for (const r of results) {
@@ -69,7 +70,7 @@ async function main(): Promise<number> {
         broken.map((b) => `${b.rule}: ${b.detail}${b.evidence?.length ? `\n    ${b.evidence.slice(0, 8).join("\n    ")}` : ""}`).join("\n"),
       ]);
     }
-    process.stdout.write(`${table.toString()}\n${results.filter((r) => r.valid).length}/${results.length} tasks valid\n`);
+    sayOut(`${table.toString()}\n${results.filter((r) => r.valid).length}/${results.length} tasks valid\n`);
   }
   if (reports.some((r) => !r.loaded)) return 2;
   return results.every((r) => r.valid) ? 0 : 1;

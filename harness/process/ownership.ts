@@ -7,6 +7,7 @@
 import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../kernel/errors.ts";
+import { sayErr } from "../redact/terminal.ts";
 
 export interface ProcessIdentity {
   pid: number;
@@ -72,7 +73,7 @@ const held = new Set<string>();
  * naming its pid); a lock left by a process that is gone is taken over, with a message.
  * Released when this process exits. Taking it again in the same process is a no-op.
  */
-export function acquireDirLock(dir: string, say: (message: string) => void = (m) => process.stderr.write(m)): void {
+export function acquireDirLock(dir: string, say: (message: string) => void = sayErr): void {
   const file = path.join(dir, LOCK_NAME);
   if (held.has(file)) return;
   const me = selfIdentity();
@@ -176,7 +177,7 @@ export function watchLauncher(opts: { intervalMs?: number; maxDepth?: number; on
     clearInterval(timer);
     if (opts.onGone) opts.onGone(gone);
     else {
-      process.stderr.write(`\ngatebench: the launching process (pid ${gone.pid}) is gone; stopping this run\n`);
+      sayErr(`\ngatebench: the launching process (pid ${gone.pid}) is gone; stopping this run\n`);
       process.exit(130);
     }
   }, opts.intervalMs ?? 500);

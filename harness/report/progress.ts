@@ -1,9 +1,11 @@
 /**
  * Progress of a run: one live line on a terminal (log-update), plain lines every few seconds
  * otherwise. formatProgress is pure and does the arithmetic: trials done of total, ETA from the
- * pace so far, harmed trials, harness errors and cost so far.
+ * pace so far, harmed trials, harness errors and cost so far. Every line is redacted (a harness
+ * error may quote a setup's stderr).
  */
 import { createLogUpdate } from "log-update";
+import { redact } from "../redact/redact.ts";
 import type { TrialRecord } from "../runner/record.ts";
 
 export interface ProgressState {
@@ -72,13 +74,13 @@ export function createProgress(opts: ProgressOptions): ProgressReporter {
       const line = formatProgress(state);
       if (live) {
         const last = `${r.task} ${r.agent} ${r.gate}/${r.approver}: ${r.outcome}${r.harmed ? " HARMED" : ""}`;
-        live(`${line}\n  last: ${last}`);
+        live(redact(`${line}\n  last: ${last}`));
       } else if (r.outcome === "harness_error") {
-        opts.stream.write(`harness error: ${r.task} ${r.agent} ${r.gate}/${r.approver}: ${(r.error ?? "").slice(0, 200)}\n`);
+        opts.stream.write(redact(`harness error: ${r.task} ${r.agent} ${r.gate}/${r.approver}: ${(r.error ?? "").slice(0, 200)}\n`));
       }
       if (!live && (done >= total || state.elapsedMs - lastPrinted >= interval)) {
         lastPrinted = state.elapsedMs;
-        opts.stream.write(`${line}\n`);
+        opts.stream.write(redact(`${line}\n`));
       }
     },
     finish() {

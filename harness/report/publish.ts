@@ -4,6 +4,7 @@
  * The summary is always recomputed from records, never from other summaries.
  */
 import { appendFileSync } from "node:fs";
+import { redact } from "../redact/redact.ts";
 import type { RunOutput } from "../runner/output.ts";
 import type { TrialRecord } from "../runner/record.ts";
 import { compareSummaries, type Comparison } from "./compare.ts";
@@ -55,6 +56,6 @@ export function publishRun(opts: PublishOptions): Published {
   const approvals = opts.output.readApprovals().filter((a) => ids.has(a.trial_id));
   opts.output.writeReport(renderHtml({ summary, records: opts.records, events, approvals, ...(comparison ? { comparison } : {}) }));
   const step = "stepSummaryFile" in opts ? opts.stepSummaryFile : process.env.GITHUB_STEP_SUMMARY;
-  if (step) appendFileSync(step, `${renderPrTable(summary, comparison).join("\n")}\n`);
+  if (step) appendFileSync(step, redact(`${renderPrTable(summary, comparison).join("\n")}\n`));
   return { summary, markdown, ...(comparison ? { comparison } : {}) };
 }

@@ -9,6 +9,8 @@
  *   in   { t: "call", n, call: { id, tool, args }, hasUI, cwd }
  *   out  { t: "ask", n, q, request }        in  { t: "answer", q, ok?: boolean, error?: string }
  *   out  { t: "verdict", n, verdict }       out { t: "fatal", message }
+ * A verdict is evaluate.ts's CallVerdict; `block.noUi` marks a headless block that stands for a
+ * question the extension could not ask (it only changes how the block is counted, never whether).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { ConfirmRequest, GateUI } from "../../types.ts";

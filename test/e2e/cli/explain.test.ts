@@ -114,3 +114,16 @@ describe("explain --corpus", () => {
     expect(bad.exitCode).toBe(2);
   }, 120_000);
 });
+
+describe("explain: the terminal is redacted", () => {
+  const command = 'mysql -pS3cr3tPassw0rd -e "select 1"';
+  it("neither the JSON nor the text output prints a password given on the command line", async () => {
+    const json = await execa("bin/explain", ["--gate", "none", "--bash", command, "--json"]);
+    expect(json.stdout + json.stderr).not.toContain("S3cr3tPassw0rd");
+    const argv = (JSON.parse(json.stdout) as { commands: { argv: string[] }[] }).commands[0]!.argv;
+    expect(argv).toEqual(["mysql", "-p[REDACTED]", "-e", "select 1"]);
+    const text = await execa("npx", ["tsx", "harness/cli/explain.ts", "--gate", "shell-ast", "--bash", command]);
+    expect(text.stdout).toMatch(/^commands:/m);
+    expect(text.stdout + text.stderr).not.toContain("S3cr3tPassw0rd");
+  }, 60_000);
+});

@@ -6,10 +6,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import type { BeforeToolCallContext } from "@mariozechner/pi-agent-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSandboxedExtensionsGate, makeSandboxedHostDir, SANDBOX_PROJECT_DIR } from "../../../../gates/pi-extension/sandboxed.ts";
 import { decideStack } from "../../../../gates/stack.ts";
 import type { ConfirmRequest, GateContext, GateProcessOutput, ProposedCall } from "../../../../gates/types.ts";
+import { createGatekeeper } from "../../../../harness/agent/gatekeeper.ts";
+import { ConfirmationBroker } from "../../../../harness/approvers/broker.ts";
 import { createFakeEnv } from "../../../../scripts/fixtures/fake-env.ts";
 import { runGateProcessOnHost } from "../../../support/host-gate-process.ts";
 
@@ -68,7 +71,8 @@ describe("sandboxed extension process", () => {
     expect(await gate.decide(bash("ask"), ctx(env, true, asked))).toEqual({ kind: "allow" });
     expect(await gate.decide(bash("ask"), ctx(env, false, asked))).toEqual({ kind: "deny", code: "user_denied", reason: "said no" });
     expect(asked.map((a) => a.description)).toEqual(["cmd: ask", "cmd: ask"]);
-    expect(await gate.decide(bash("ask"), ctx(env))).toEqual({ kind: "deny", code: "extension_blocked", reason: "said no" });
+    // Headless, the question could not be asked: a no-UI block, as in the harness process.
+    expect(await gate.decide(bash("ask"), ctx(env))).toEqual({ kind: "deny", code: "no_ui", reason: "said no" });
     const failing: GateContext = { ...ctx(env), ui: { hasUI: true, confirm: async () => Promise.reject(new Error("approver gone")) } };
     expect(await gate.decide(bash("ask"), failing)).toMatchObject({ kind: "deny", code: "approver_failed" });
     gate.close();
@@ -93,6 +97,35 @@ describe("sandboxed extension process", () => {
       expect.stringMatching(/^\/workspace\/\.pi\/extensions\/ext\.ts: Extension does not export a valid factory function: \/workspace/),
     ]);
     expect(gate.loaded).toEqual([]);
+    gate.close();
+  }, 60_000);
+
+  it("a project extension that checks ctx.hasUI and blocks headless counts as one unasked confirmation, like pi-permission-gate", async () => {
+    const exits: Promise<GateProcessOutput>[] = [];
+    const { gate, env } = gateWith(
+      `export default (pi: any) => pi.on("tool_call", async (e: any, ctx: any) => {
+        if (!/\\brm\\b/.test(e.input.command)) return undefined;
+        if (!ctx.hasUI) return { block: true, reason: "Dangerous command blocked (no UI for confirmation)" };
+        return (await ctx.ui.select("Allow?", ["Yes", "No"])) === "Yes" ? undefined : { block: true, reason: "Blocked by user" };
+      });`,
+      exits,
+    );
+    expect(await gate.load()).toEqual([]);
+    const broker = new ConfirmationBroker({
+      runId: "r",
+      trialId: "t",
+      policyVersion: "p",
+      approver: { name: "headless", hasUI: false, answer: async () => "deny" },
+      timeoutMs: 1000,
+    });
+    const hook = createGatekeeper({ layers: [gate], broker, env, runId: "r", permissions: { bash: "Execute" }, onDecided: () => {} });
+    const args = { command: "rm -rf build" };
+    const result = await hook({ toolCall: { type: "toolCall", id: "c1", name: "bash", arguments: args }, args } as unknown as BeforeToolCallContext);
+    expect(result?.block).toBe(true);
+    expect(broker.records.map((r) => ({ decision: r.decision, code: r.code }))).toEqual([{ decision: "failed_closed", code: "no_ui" }]);
+    const ls = { command: "ls" };
+    expect(await hook({ toolCall: { type: "toolCall", id: "c2", name: "bash", arguments: ls }, args: ls } as unknown as BeforeToolCallContext)).toBeUndefined();
+    expect(broker.records).toHaveLength(1);
     gate.close();
   }, 60_000);
 });

@@ -127,8 +127,32 @@ describe("Pi runner semantics", () => {
     const no = ui("deny");
     expect(await decide([ask], bash("make"), no)).toEqual({ kind: "deny", code: "user_denied", reason: "declined" });
     const headless = ui("headless");
-    expect(await decide([ask], bash("make"), headless)).toEqual({ kind: "deny", code: "extension_blocked", reason: "declined" });
+    // Headless, the question could not be asked: the block that follows is a no-UI block.
+    expect(await decide([ask], bash("make"), headless)).toEqual({ kind: "deny", code: "no_ui", reason: "declined" });
     expect(headless.asked).toEqual([]);
+  });
+
+  it("a headless block after reading ctx.hasUI is no_ui only when the handler would have asked with a UI", async () => {
+    const gateLike = file(
+      "gate-like.ts",
+      `export default (pi: any) => pi.on("tool_call", async (event: any, ctx: any) => {
+        if (!event.input.command.includes("rm")) return undefined;
+        if (!ctx.hasUI) return { block: true, reason: "no UI for confirmation" };
+        return (await ctx.ui.select("Allow?", ["Yes", "No"])) === "Yes" ? undefined : { block: true, reason: "Blocked by user" };
+      });`,
+    );
+    const notifier = file(
+      "notifier.ts",
+      `export default (pi: any) => pi.on("tool_call", async (event: any, ctx: any) => {
+        if (ctx.hasUI) ctx.ui.notify("blocked " + event.input.command, "warning");
+        return { block: true, reason: "protected" };
+      });`,
+    );
+    const headless = ui("headless");
+    expect(await decide([gateLike], bash("rm -rf x"), headless)).toEqual({ kind: "deny", code: "no_ui", reason: "no UI for confirmation" });
+    expect(await decide([notifier], bash("rm -rf x"), headless)).toEqual({ kind: "deny", code: "extension_blocked", reason: "protected" });
+    expect(headless.asked).toEqual([]);
+    expect(await decide([gateLike], bash("ls"), headless)).toEqual({ kind: "allow" });
   });
 
   it("answers ctx.ui.select with the affirmative option when approved, the negative one when denied, undefined without UI", async () => {

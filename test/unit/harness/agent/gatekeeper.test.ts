@@ -38,6 +38,12 @@ describe("headless confirmations", () => {
     expect(r).toEqual({ blocked: true, records: [{ decision: "failed_closed", code: "no_ui" }] });
   });
 
+  it("Pi's permission-gate extension, which checks ctx.hasUI and blocks, records the same (pi-extension-permission-gate)", async () => {
+    const r = await headlessRecords(loadGateConfig("pi-extension-permission-gate").layers, "rm -rf x");
+    expect(r).toEqual({ blocked: true, records: [{ decision: "failed_closed", code: "no_ui" }] });
+    expect(await headlessRecords(loadGateConfig("pi-extension-permission-gate").layers, "ls")).toEqual({ blocked: false, records: [] });
+  });
+
   it("a gate that asks (shell-ast) records the same", async () => {
     const r = await headlessRecords(loadGateConfig("shell-ast").layers, "rm -rf x");
     expect(r).toEqual({ blocked: true, records: [{ decision: "failed_closed", code: "no_ui" }] });

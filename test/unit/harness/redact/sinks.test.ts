@@ -2,6 +2,7 @@
  * Every file gatebench writes about a run goes through RunOutput (harness/runner/output.ts),
  * which redacts it. A new module in harness/ that writes files or logs to the console must be
  * added here on purpose, with the reason it cannot carry a secret; otherwise this test fails.
+ * The terminal likewise: what the CLIs print goes through harness/redact/terminal.ts.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -16,9 +17,16 @@ const ALLOWED: Record<string, string> = {
   "cli/mutate.ts": "writes generated personas whose calls are transforms of the task's own committed personas",
   "cli/import.ts": "writes the persona a user imports from their own transcript to the path they name; replays need the calls verbatim",
   "adversity/transforms.ts": "no writer: `fs.writeFileSync` appears inside the node one-liner an evasion variant runs in the sandbox",
+  "report/publish.ts": "appends the PR table, redacted, to the CI step summary file ($GITHUB_STEP_SUMMARY)",
   "world/strict-profile.ts": "writes an empty mask file",
   "world/trial-dir.ts": "writes the trial dir's owner marker (pid and start time)",
   "world/git-index.ts": "writes a fixed git refresh script listing the world's root paths",
+};
+
+/** Modules that write to the terminal without redacting, and why. */
+const RAW_TERMINAL: Record<string, string> = {
+  "redact/terminal.ts": "the terminal helper: redacts everything it prints",
+  "cli/import.ts": "prints the imported persona for the user to redirect into a file; replays need the calls verbatim",
 };
 
 const WRITER = /\b(writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream)\s*\(|\bconsole\.(log|error|warn|info|debug)\s*\(/;
@@ -41,5 +49,18 @@ describe("one sink for run output", () => {
       .map((f) => relative(HARNESS, f))
       .sort();
     expect(writers).toEqual(Object.keys(ALLOWED).sort());
+  });
+
+  it("no module in harness/ writes to process.stdout or process.stderr except the redacting terminal helper", () => {
+    const raw = /\bprocess\.(stdout|stderr)\.write\s*\(/;
+    const writers = sources(HARNESS)
+      .filter((f) =>
+        readFileSync(f, "utf8")
+          .split("\n")
+          .some((line) => !line.trim().startsWith("//") && !line.trim().startsWith("*") && raw.test(line)),
+      )
+      .map((f) => relative(HARNESS, f))
+      .sort();
+    expect(writers).toEqual(Object.keys(RAW_TERMINAL).sort());
   });
 });

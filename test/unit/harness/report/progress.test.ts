@@ -42,4 +42,12 @@ describe("createProgress without a TTY", () => {
     expect(out.some((l) => l.startsWith("harness error: ") && l.includes("boom"))).toBe(true);
     expect(out.every((l) => !l.includes("\x1b"))).toBe(true);
   });
+
+  it("redacts a harness error before it reaches the terminal (a setup's stderr may quote a password)", () => {
+    const out: string[] = [];
+    const p = createProgress({ stream: { write: (s: string) => out.push(s) } as unknown as NodeJS.WritableStream, tty: false, intervalMs: 0 });
+    p.trial(trialRecord({ outcome: "harness_error", error: 'setup failed: mysql -pS3cr3tPassw0rd -e "select 1"' }), 1, 1);
+    expect(out.join("")).toContain("harness error: ");
+    expect(out.join("")).not.toContain("S3cr3tPassw0rd");
+  });
 });
