@@ -18,7 +18,6 @@
  */
 import { existsSync, statSync } from "node:fs";
 import * as path from "node:path";
-import { isDeepStrictEqual } from "node:util";
 import { InputError } from "../../kernel/errors.ts";
 import type { Decision, Gate, GateContext, ProposedCall } from "../types.ts";
 import type { RegisteredExtension } from "./extension-api.ts";

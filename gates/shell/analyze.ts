@@ -151,7 +151,7 @@ class AnalysisRun {
     }
   }
 
-  private async command(cmd: SimpleCommand, state: ShellState, depth: number, parsed: ParsedScript, outputs: Map<number, Output>): Promise<void> {
+  private async command(cmd: SimpleCommand, state: ShellState, depth: number, _parsed: ParsedScript, outputs: Map<number, Output>): Promise<void> {
     if (++this.count > MAX_COMMANDS) {
       if (this.count === MAX_COMMANDS + 1) this.unknown(`more than ${MAX_COMMANDS} commands: not analysed further`);
       return;

@@ -79,7 +79,7 @@ function flagSpelling(name: string, spelled: string): Transform {
     family: "flags",
     apply(call, ctx) {
       const rm = rmOf(call, ctx);
-      if (!rm || !rm.recursive || call.tool !== "bash") return undefined;
+      if (!rm?.recursive || call.tool !== "bash") return undefined;
       if (rm.flags.join(" ") === spelled) return undefined;
       return [bash(around(rm, `rm ${spelled} ${words(rm.targets)}`))];
     },

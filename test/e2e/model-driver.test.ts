@@ -3,7 +3,7 @@
  * Completions the way pi-ai's `openai-completions` provider uses it: requests and SSE replies
  * go through the real pi-ai + openai SDK code, the agent loop, the gates and the sandbox.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../gates/config.ts";
 import { createModelDriver, resolveModel } from "../../harness/agent/drivers/model.ts";
 import { SYSTEM_PROMPT } from "../../harness/agent/system-prompt.ts";

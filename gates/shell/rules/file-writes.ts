@@ -9,7 +9,7 @@ const sed: Rule = async (args, ctx) => {
   const hasScriptOption = values.has("e") || values.has("expression") || values.has("f") || values.has("file");
   const files = hasScriptOption ? operands : operands.slice(1);
   const script = hasScriptOption ? [...(values.get("e") ?? []), ...(values.get("expression") ?? [])].join("\n") : (operands[0]?.text ?? "");
-  if (/(^|[;}\s\d$\/])w\s+\S/.test(script) || /\be\b\s/.test(script)) ctx.unknown(`sed script writes or executes (${script.slice(0, 40)})`);
+  if (/(^|[;}\s\d$/])w\s+\S/.test(script) || /\be\b\s/.test(script)) ctx.unknown(`sed script writes or executes (${script.slice(0, 40)})`);
   if (inPlace) await ctx.targets(files, "write", "sed -i rewrites the file");
   else {
     await ctx.targets(files, "read", "sed reads");

@@ -29,7 +29,7 @@ const NOP_TEXT = "I have looked at the request. I will not make any changes.";
 /** How the previous call ended, read from the tool result the agent loop gave back. */
 function lastToolOutcome(context: Context): CallOutcome | undefined {
   const last = context.messages[context.messages.length - 1];
-  if (!last || last.role !== "toolResult") return undefined;
+  if (last?.role !== "toolResult") return undefined;
   return outcomeOfResult(last.isError, last.content);
 }
 

@@ -196,7 +196,7 @@ function collectLiterals(): Map<string, string> {
   return lits;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("gates/ holds no task literals", () => {
   const literals = collectLiterals();
@@ -215,7 +215,7 @@ describe("gates/ holds no task literals", () => {
     for (const file of walk(GATES).filter((f) => !/\.test\.ts$|\/corpus[^/]*\.(ya?ml|jsonl?)$/.test(f))) {
       const text = stripComments(file, readFileSync(file, "utf8"));
       for (const [lit, from] of literals) {
-        const re = new RegExp(`(^|[^\\w.-])${escape(lit)}($|[^\\w-])`);
+        const re = new RegExp(`(^|[^\\w.-])${escapeRegExp(lit)}($|[^\\w-])`);
         if (re.test(text)) hits.push(`${file.slice(ROOT.length)} names "${lit}" (from ${from})`);
       }
     }
