@@ -149,6 +149,11 @@ function digestFile(file: string): string {
 
 /** Parse `--gates a,b,c` (default: every configuration). */
 export function selectGateConfigs(spec: string | undefined, dir = CONFIGS_DIR): GateConfig[] {
-  const names = spec ? spec.split(",").map((s) => s.trim()).filter(Boolean) : listGateConfigNames(dir);
+  const names = spec
+    ? spec
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : listGateConfigNames(dir);
   return names.map((n) => loadGateConfig(n, dir));
 }

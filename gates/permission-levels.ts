@@ -29,7 +29,16 @@ const countLines = (s: string): number => (s === "" ? 0 : s.split("\n").length -
 const plural = (n: number, one: string): string => `${fmt.format(n)} ${one}${n === 1 ? "" : "s"}`;
 
 /** What an existing path is, for previews: "file, 10 lines" / "directory" / "symlink to X". */
-async function describeExisting(path: string, env: EnvView): Promise<{ kind: "missing" } | { kind: "file"; lines: number; bytes: number } | { kind: "dir"; entries: number | null } | { kind: "symlink"; target: string | null } | { kind: "other" }> {
+async function describeExisting(
+  path: string,
+  env: EnvView,
+): Promise<
+  | { kind: "missing" }
+  | { kind: "file"; lines: number; bytes: number }
+  | { kind: "dir"; entries: number | null }
+  | { kind: "symlink"; target: string | null }
+  | { kind: "other" }
+> {
   const st = await env.lstat(path);
   if (st === null) return { kind: "missing" };
   if (st.type === "symlink") return { kind: "symlink", target: await env.realpath(path) };
@@ -55,11 +64,15 @@ export async function previewCall(call: ProposedCall, env: EnvView): Promise<{ p
       const bytes = Buffer.byteLength(args.content, "utf8");
       const now = await describeExisting(path, env);
       const what =
-        now.kind === "missing" ? "new file"
-        : now.kind === "file" ? `replaces ${plural(now.lines, "line")}`
-        : now.kind === "symlink" ? `writes through ${linkNote(now.target)}`
-        : now.kind === "dir" ? "a directory is there: the write will fail"
-        : "replaces a special file";
+        now.kind === "missing"
+          ? "new file"
+          : now.kind === "file"
+            ? `replaces ${plural(now.lines, "line")}`
+            : now.kind === "symlink"
+              ? `writes through ${linkNote(now.target)}`
+              : now.kind === "dir"
+                ? "a directory is there: the write will fail"
+                : "replaces a special file";
       return { preview: `Write ${plural(bytes, "byte")} to ${path} (${what})`, resources: [path] };
     }
     case "edit": {
@@ -70,7 +83,10 @@ export async function previewCall(call: ProposedCall, env: EnvView): Promise<{ p
       const added = edits.reduce((n, e) => n + (typeof e.newText === "string" ? countLines(e.newText) : 0), 0);
       const now = await describeExisting(path, env);
       const where = now.kind === "symlink" ? ` (through ${linkNote(now.target)})` : now.kind === "missing" ? " (file does not exist)" : "";
-      return { preview: `Edit ${path}${where}: ${plural(edits.length, "replacement")}, -${fmt.format(removed)}/+${fmt.format(added)} lines`, resources: [path] };
+      return {
+        preview: `Edit ${path}${where}: ${plural(edits.length, "replacement")}, -${fmt.format(removed)}/+${fmt.format(added)} lines`,
+        resources: [path],
+      };
     }
     case "delete": {
       const path = pathOf();
@@ -78,11 +94,15 @@ export async function previewCall(call: ProposedCall, env: EnvView): Promise<{ p
       const recursive = args.recursive === true;
       const now = await describeExisting(path, env);
       const what =
-        now.kind === "missing" ? "does not exist"
-        : now.kind === "file" ? `file, ${plural(now.bytes, "byte")}`
-        : now.kind === "dir" ? `directory${recursive ? ", recursive" : ""}${now.entries === null ? "" : `, ${plural(now.entries, "entry").replace("entrys", "entries")}`}`
-        : now.kind === "symlink" ? `${linkNote(now.target)}; only the link is removed`
-        : "special file";
+        now.kind === "missing"
+          ? "does not exist"
+          : now.kind === "file"
+            ? `file, ${plural(now.bytes, "byte")}`
+            : now.kind === "dir"
+              ? `directory${recursive ? ", recursive" : ""}${now.entries === null ? "" : `, ${plural(now.entries, "entry").replace("entrys", "entries")}`}`
+              : now.kind === "symlink"
+                ? `${linkNote(now.target)}; only the link is removed`
+                : "special file";
       return { preview: `Delete ${path} (${what})`, resources: [path] };
     }
     case "bash": {

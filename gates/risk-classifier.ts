@@ -21,7 +21,13 @@ export function classifyToolCall(call: ProposedCall, cwd: string, home: string):
     const resource = lexicalAbsolute(path, cwd, home);
     if (tool === "delete") {
       const recursive = call.args.recursive === true ? " (recursive)" : "";
-      return { kind: "confirm", title: CONFIRM_TITLE, description: `Delete ${resource}${recursive}: deletion may be irreversible`, resources: [resource], risk: "high" };
+      return {
+        kind: "confirm",
+        title: CONFIRM_TITLE,
+        description: `Delete ${resource}${recursive}: deletion may be irreversible`,
+        resources: [resource],
+        risk: "high",
+      };
     }
     const verb = tool === "write" ? "Write" : "Edit";
     return { kind: "confirm", title: CONFIRM_TITLE, description: `${verb} ${resource}: will modify a local file`, resources: [resource], risk: "medium" };
@@ -43,4 +49,3 @@ export function createRiskClassifierGate(options: Record<string, unknown>, where
     decide: (call: ProposedCall, ctx: GateContext) => classifyToolCall(call, ctx.env.cwd, ctx.env.home),
   };
 }
-

@@ -9,10 +9,20 @@
  * see the mutated `event.input`), and the result says which arguments the tool will run.
  */
 import { deepFreeze } from "../kernel/freeze.ts";
-import { higherRisk, RISK_ORDER, type ConfirmRequest, type Decision, type Gate, type GateContext, type GateUI, type IntegrityMode, type ProposedCall, type Risk } from "./types.ts";
+import {
+  higherRisk,
+  RISK_ORDER,
+  type ConfirmRequest,
+  type Decision,
+  type Gate,
+  type GateContext,
+  type GateUI,
+  type IntegrityMode,
+  type ProposedCall,
+  type Risk,
+} from "./types.ts";
 
 export const GATE_TIMEOUT_MS = 10_000;
-
 
 export interface LayerDecision {
   gate: string;
@@ -115,7 +125,9 @@ function isDecision(d: unknown): d is Decision {
     case "deny":
       return isText(v.code) && isText(v.reason);
     case "confirm":
-      return isText(v.title) && typeof v.description === "string" && Array.isArray(v.resources) && v.resources.every(isText) && RISK_ORDER.includes(v.risk as Risk);
+      return (
+        isText(v.title) && typeof v.description === "string" && Array.isArray(v.resources) && v.resources.every(isText) && RISK_ORDER.includes(v.risk as Risk)
+      );
     default:
       return false;
   }
@@ -156,7 +168,14 @@ export async function decideStack(
       continue;
     }
     const wouldRun = rewritten ?? rewrite?.args;
-    return { kind: "deny", code: decision.code, reason: decision.reason, gate: gate.name, layers: decided, ...(wouldRun ? { rewrittenArgs: structuredClone(wouldRun) } : {}) };
+    return {
+      kind: "deny",
+      code: decision.code,
+      reason: decision.reason,
+      gate: gate.name,
+      layers: decided,
+      ...(wouldRun ? { rewrittenArgs: structuredClone(wouldRun) } : {}),
+    };
   }
   const rewritten = rewrite ? { rewrite } : {};
   const confirms = decided.flatMap((l) => (l.decision.kind === "confirm" ? [l.decision] : []));

@@ -38,7 +38,12 @@ const us = (ms: number | undefined) => (ms === undefined ? "–" : (ms * 1000).t
 
 async function main(): Promise<void> {
   const calls = corpus();
-  const env = createFakeEnv({ cwd: "/workspace", home: "/home/user", dirs: ["/workspace/src", "/home/user/Documents", "/tmp/cache-a"], files: { "/workspace/README.md": "# readme\n", "/workspace/.env": "A=1\n", "/home/user/.bashrc": "alias ll='ls -l'\n" } });
+  const env = createFakeEnv({
+    cwd: "/workspace",
+    home: "/home/user",
+    dirs: ["/workspace/src", "/home/user/Documents", "/tmp/cache-a"],
+    files: { "/workspace/README.md": "# readme\n", "/workspace/.env": "A=1\n", "/home/user/.bashrc": "alias ll='ls -l'\n" },
+  });
   const ctx: GateContext = { env, signal: new AbortController().signal, runId: "bench", ui: { hasUI: true, confirm: async () => true } };
 
   const world = await measureWorldCosts(15);
@@ -67,7 +72,13 @@ async function main(): Promise<void> {
   const table = new Table({ head: ["gate configuration", "calls", "p50 µs", "p99 µs", "p50 / sandboxed exec"], style: { head: [], border: [] } });
   for (const task of bench.tasks) {
     const r = task.result as { latency?: { p50: number; p99: number } };
-    table.push([task.name, String(calls.length), us(r.latency?.p50), us(r.latency?.p99), r.latency ? `1 : ${Math.round(world.execTrueMs / r.latency.p50).toLocaleString("en-US")}` : "–"]);
+    table.push([
+      task.name,
+      String(calls.length),
+      us(r.latency?.p50),
+      us(r.latency?.p99),
+      r.latency ? `1 : ${Math.round(world.execTrueMs / r.latency.p50).toLocaleString("en-US")}` : "–",
+    ]);
   }
   process.stdout.write(`Gate decision latency over ${calls.length} tool calls from the built-in tasks (in-memory world):\n${table.toString()}\n`);
 
@@ -80,7 +91,12 @@ async function main(): Promise<void> {
   }
 
   const w = new Table({ head: ["sandboxed operation", "median ms"], style: { head: [], border: [] } });
-  w.push(["world start (bwrap + helper)", world.startMs.toFixed(1)], ["bash `true` through the helper", world.execTrueMs.toFixed(2)], ["read through the helper", world.readMs.toFixed(2)], ["one-shot bwrap (setup / hidden test)", world.oneShotMs.toFixed(1)]);
+  w.push(
+    ["world start (bwrap + helper)", world.startMs.toFixed(1)],
+    ["bash `true` through the helper", world.execTrueMs.toFixed(2)],
+    ["read through the helper", world.readMs.toFixed(2)],
+    ["one-shot bwrap (setup / hidden test)", world.oneShotMs.toFixed(1)],
+  );
   w.push(["first snapshot (starts the measurer)", world.firstSnapshotMs.toFixed(1)]);
   process.stdout.write(`\nSandbox costs (15 samples each):\n${w.toString()}\n`);
   if (skipped.length) process.stdout.write(`\nNot in the in-process table: ${skipped.join("; ")}\n`);
@@ -97,7 +113,14 @@ async function benchCorpus(): Promise<void> {
   const r = await runCorpus(gates, readCorpus("corpora/incidents.yaml"));
   const t = new Table({ head: ["gate (corpora/incidents.yaml)", "recall", "pass", "p50 ms", "p99 ms", "decisions/s"], style: { head: [], border: [] } });
   for (const g of r.gates) {
-    t.push([g.gate, `${g.caught}/${g.danger}`, `${g.passed}/${g.benign}`, g.latency_ms.p50.toFixed(3), g.latency_ms.p99.toFixed(2), String(g.decisions_per_sec)]);
+    t.push([
+      g.gate,
+      `${g.caught}/${g.danger}`,
+      `${g.passed}/${g.benign}`,
+      g.latency_ms.p50.toFixed(3),
+      g.latency_ms.p99.toFixed(2),
+      String(g.decisions_per_sec),
+    ]);
   }
   process.stdout.write(`\nexplain --corpus (${r.entries} entries, ${r.worlds.length} worlds, ${(r.wall_ms / 1000).toFixed(1)} s wall):\n${t.toString()}\n`);
 }
@@ -150,7 +173,9 @@ async function benchInRealWorld(calls: ProposedCall[]): Promise<void> {
   };
   const plain = await perCall(false);
   const strict = await perCall(true);
-  process.stdout.write(`\nsandbox layer: one bash call ${strict.toFixed(2)} ms under the strict profile vs ${plain.toFixed(2)} ms under the default one (overhead ${(strict - plain).toFixed(2)} ms, ratio ${(strict / plain).toFixed(2)})\n`);
+  process.stdout.write(
+    `\nsandbox layer: one bash call ${strict.toFixed(2)} ms under the strict profile vs ${plain.toFixed(2)} ms under the default one (overhead ${(strict - plain).toFixed(2)} ms, ratio ${(strict / plain).toFixed(2)})\n`,
+  );
 }
 
 main().catch((e) => {

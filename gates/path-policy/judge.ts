@@ -113,7 +113,8 @@ export function judgeTarget(target: ResolvedTarget, op: PathOp, policy: PathPoli
   if (op === "write" && opts.replacesExisting === true) {
     why.push(`writing ${shown(target, target.real)} replaces the existing file (its current content is lost)`);
   }
-  if (why.length === 0 && op === "delete" && policy.confirmDelete) why.push(`deleting ${target.real}${recursive ? " and everything under it" : ""} cannot be undone`);
+  if (why.length === 0 && op === "delete" && policy.confirmDelete)
+    why.push(`deleting ${target.real}${recursive ? " and everything under it" : ""} cannot be undone`);
   if (why.length > 0) return { verdict: "confirm", reason: why.join("; ") };
   return { verdict: "allow", reason: `${verb} ${target.real} inside the workspace` };
 }
@@ -184,4 +185,3 @@ export async function judgeTargets(inputs: readonly PathInput[], policy: PathPol
 function isInsideAny(policy: PathPolicy, home: string, p: string): boolean {
   return compilePolicy(policy, home).workspaceRoots.some((r) => isInside(r, p));
 }
-

@@ -70,7 +70,12 @@ export function parsePathPolicy(options: Record<string, unknown>, where: string)
   const unknown = Object.keys(options).find((k) => !known.includes(k));
   if (unknown !== undefined) throw new InputError(where, `with.${unknown}`, `a path-policy option (one of ${known.join(", ")})`);
   const parsed = OptionsSchema.safeParse(options);
-  if (!parsed.success) throw new SchemaError(where, parsed.error.issues.map((i) => ({ ...i, path: ["with", ...i.path] })), { with: options });
+  if (!parsed.success)
+    throw new SchemaError(
+      where,
+      parsed.error.issues.map((i) => ({ ...i, path: ["with", ...i.path] })),
+      { with: options },
+    );
   const o = parsed.data;
   return {
     workspaceRoots: o.workspace_roots,
@@ -153,4 +158,3 @@ export function compilePolicy(policy: PathPolicy, home: string): CompiledPolicy 
   }
   return compiled;
 }
-

@@ -48,7 +48,14 @@ export function resolveExtensionSpec(spec: string): string {
   const shipped = /^pi:(.+)$/.exec(spec);
   if (shipped) {
     const file = SHIPPED_EXAMPLES[shipped[1]!];
-    if (!file) throw new InputError(where, field, `one of ${Object.keys(SHIPPED_EXAMPLES).map((n) => `pi:${n}`).join(", ")} or a file path`);
+    if (!file)
+      throw new InputError(
+        where,
+        field,
+        `one of ${Object.keys(SHIPPED_EXAMPLES)
+          .map((n) => `pi:${n}`)
+          .join(", ")} or a file path`,
+      );
     return file;
   }
   const resolved = path.resolve(REPO_ROOT, spec);
@@ -114,7 +121,12 @@ export function createExtensionsGate(name: string, files: readonly string[], opt
   };
 }
 
-async function decideWithExtensions(extensions: readonly RegisteredExtension[], call: ProposedCall, ctx: GateContext, violations: IntegrityViolation[]): Promise<Decision> {
+async function decideWithExtensions(
+  extensions: readonly RegisteredExtension[],
+  call: ProposedCall,
+  ctx: GateContext,
+  violations: IntegrityViolation[],
+): Promise<Decision> {
   const original = call.args as Record<string, unknown>;
   const verdict = await evaluateToolCall(extensions, { id: call.id, tool: call.tool, args: original }, { ui: ctx.ui, cwd: ctx.env.cwd, signal: ctx.signal });
   recordViolation(verdict, call, violations);

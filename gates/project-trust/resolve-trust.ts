@@ -28,7 +28,13 @@ export interface TrustResolution {
   savedFor?: string;
 }
 
-export async function resolveTrust(mode: TrustMode, cwd: string, store: TrustStore, ui: GateUI, resources: readonly ProjectResource[]): Promise<TrustResolution> {
+export async function resolveTrust(
+  mode: TrustMode,
+  cwd: string,
+  store: TrustStore,
+  ui: GateUI,
+  resources: readonly ProjectResource[],
+): Promise<TrustResolution> {
   const dir = normaliseDir(cwd);
   if (resources.length === 0) return { status: "trusted", source: "no_resources" };
   const saved = store.lookup(dir);

@@ -6,16 +6,7 @@
  */
 import type { EnvView } from "../types.ts";
 import { parseWith, loadBashParser, type ParsedScript, type Redirect, type SimpleCommand, type Step } from "./parse.ts";
-import {
-  cloneState,
-  expandSingle,
-  expandWord,
-  globPaths,
-  initialState,
-  toAbsolute,
-  type Arg,
-  type ShellState,
-} from "./expand.ts";
+import { cloneState, expandSingle, expandWord, globPaths, initialState, toAbsolute, type Arg, type ShellState } from "./expand.ts";
 import { COMMAND_RULES } from "./rules/index.ts";
 import { runScriptFile } from "./rules/shells.ts";
 import { commandName, type Effect, type Output, type RuleContext } from "./rules/types.ts";
@@ -101,7 +92,13 @@ class AnalysisRun {
     }
   }
 
-  private async step(step: Exclude<Step, { kind: "enter-scope" | "leave-scope" }>, state: ShellState, depth: number, parsed: ParsedScript, outputs: Map<number, Output>): Promise<void> {
+  private async step(
+    step: Exclude<Step, { kind: "enter-scope" | "leave-scope" }>,
+    state: ShellState,
+    depth: number,
+    parsed: ParsedScript,
+    outputs: Map<number, Output>,
+  ): Promise<void> {
     switch (step.kind) {
       case "assign":
         for (const a of step.assignments) {
@@ -114,7 +111,10 @@ class AnalysisRun {
           }
           const v = expandSingle(a.value, state);
           const base = a.append && prev?.kind === "known" ? (prev.values[0] ?? "") : "";
-          state.vars.set(a.name, v.unknown ? { kind: "unknown", why: `$${a.name} = ${a.value.src}: ${v.unknown}`, exported } : { kind: "known", values: [base + v.text], exported });
+          state.vars.set(
+            a.name,
+            v.unknown ? { kind: "unknown", why: `$${a.name} = ${a.value.src}: ${v.unknown}`, exported } : { kind: "known", values: [base + v.text], exported },
+          );
         }
         return;
       case "unset":
@@ -175,7 +175,12 @@ class AnalysisRun {
     const first = cmd.words[0]!;
     if (first.hasExpansion) this.unknown(`command name comes from an expansion: ${first.src}`);
 
-    const producer = cmd.pipedFrom === null ? null : cmd.pipedFrom === "unknown" ? ({ kind: "unknown", why: "output of a compound command" } as Output) : (outputs.get(cmd.pipedFrom) ?? { kind: "unknown", why: "output of an earlier command" });
+    const producer =
+      cmd.pipedFrom === null
+        ? null
+        : cmd.pipedFrom === "unknown"
+          ? ({ kind: "unknown", why: "output of a compound command" } as Output)
+          : (outputs.get(cmd.pipedFrom) ?? { kind: "unknown", why: "output of an earlier command" });
     const stdin: Output = stdinFromRedirect ?? producer ?? { kind: "unknown", why: "stdin of the command line" };
 
     // Prefix assignments (`VAR=x cmd`) are visible to the command and its children, exported.
@@ -279,7 +284,15 @@ class AnalysisRun {
     else if (head.text.includes("/")) await runScriptFile(head.text, argv.slice(1), ctx);
   }
 
-  private context(cmd: SimpleCommand, state: ShellState, outer: ShellState, depth: number, stdin: Output, setOutput: (o: Output) => void, name: string): RuleContext {
+  private context(
+    cmd: SimpleCommand,
+    state: ShellState,
+    outer: ShellState,
+    depth: number,
+    stdin: Output,
+    setOutput: (o: Output) => void,
+    name: string,
+  ): RuleContext {
     const run = this;
     const ctx: RuleContext = {
       env: this.env,
@@ -346,7 +359,10 @@ class AnalysisRun {
         outer.vars.set("PWD", pwd);
       },
       setVar: (n, value, why) => {
-        outer.vars.set(n, value === null ? { kind: "unknown", why: why ?? `$${n} is set at run time`, exported: false } : { kind: "known", values: [value], exported: false });
+        outer.vars.set(
+          n,
+          value === null ? { kind: "unknown", why: why ?? `$${n} is set at run time`, exported: false } : { kind: "known", values: [value], exported: false },
+        );
       },
     };
     return ctx;
@@ -361,7 +377,13 @@ function isHarmlessDevice(path: string): boolean {
 /** Commands that print nothing: their `>` redirect only empties the target. */
 function isSilent(argv: Arg[]): boolean {
   const n = argv[0] ? commandName(argv[0].text) : "";
-  return n === ":" || n === "true" || n === "false" || (n === "echo" && argv.length === 2 && argv[1]!.text === "-n") || (n === "printf" && argv.length === 2 && argv[1]!.text === "");
+  return (
+    n === ":" ||
+    n === "true" ||
+    n === "false" ||
+    (n === "echo" && argv.length === 2 && argv[1]!.text === "-n") ||
+    (n === "printf" && argv.length === 2 && argv[1]!.text === "")
+  );
 }
 
 function dedupeEffects(effects: Effect[]): Effect[] {

@@ -35,7 +35,10 @@ const LIST_ACTION = ["-printf", "%y %p\\0"];
 function isRmOfMatch(payload: readonly Arg[]): boolean {
   if (payload.length < 2 || posix.basename(payload[0]!.text) !== "rm") return false;
   const rest = payload.slice(1);
-  return rest.filter((a) => a.text === "{}").length === 1 && rest.every((a) => a.text === "{}" || (/^-[a-zA-Z]+$|^--(recursive|force|verbose)$/.test(a.text) && a.text !== "--"));
+  return (
+    rest.filter((a) => a.text === "{}").length === 1 &&
+    rest.every((a) => a.text === "{}" || (/^-[a-zA-Z]+$|^--(recursive|force|verbose)$/.test(a.text) && a.text !== "--"))
+  );
 }
 
 /**
@@ -101,8 +104,64 @@ export async function listFindDeletions(env: EnvView, cwd: string | null, args: 
 // ---------------------------------------------------------------- rsync
 
 /** rsync options the dry run cannot honour safely or whose output it cannot parse. */
-const RSYNC_REFUSED = ["e", "rsh", "rsync-path", "log-file", "log-file-format", "write-batch", "only-write-batch", "read-batch", "daemon", "server", "sender", "8", "8-bit-output", "q", "quiet", "out-format", "log-format", "info", "msgs2stderr", "no-msgs2stderr", "config", "password-file", "connect-program", "address", "port", "sockopts", "outbuf", "stderr", "M", "remote-option", "files-from", "from0", "0", "iconv", "list-only"];
-export const RSYNC_VALUE_OPTIONS = ["e", "rsh", "exclude", "include", "filter", "f", "files-from", "exclude-from", "include-from", "backup-dir", "suffix", "chmod", "T", "temp-dir", "B", "block-size", "port", "log-file", "partial-dir"];
+const RSYNC_REFUSED = [
+  "e",
+  "rsh",
+  "rsync-path",
+  "log-file",
+  "log-file-format",
+  "write-batch",
+  "only-write-batch",
+  "read-batch",
+  "daemon",
+  "server",
+  "sender",
+  "8",
+  "8-bit-output",
+  "q",
+  "quiet",
+  "out-format",
+  "log-format",
+  "info",
+  "msgs2stderr",
+  "no-msgs2stderr",
+  "config",
+  "password-file",
+  "connect-program",
+  "address",
+  "port",
+  "sockopts",
+  "outbuf",
+  "stderr",
+  "M",
+  "remote-option",
+  "files-from",
+  "from0",
+  "0",
+  "iconv",
+  "list-only",
+];
+export const RSYNC_VALUE_OPTIONS = [
+  "e",
+  "rsh",
+  "exclude",
+  "include",
+  "filter",
+  "f",
+  "files-from",
+  "exclude-from",
+  "include-from",
+  "backup-dir",
+  "suffix",
+  "chmod",
+  "T",
+  "temp-dir",
+  "B",
+  "block-size",
+  "port",
+  "log-file",
+  "partial-dir",
+];
 
 export interface RsyncPlan {
   /** Entries rsync would delete under the destination. */

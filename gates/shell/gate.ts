@@ -14,7 +14,15 @@ import { posix } from "node:path";
 import { higherRisk, type Decision, type EnvView, type Gate, type GateContext, type ProposedCall, type Risk } from "../types.ts";
 import { InputError } from "../../kernel/errors.ts";
 import { SANDBOX_TMP } from "../../kernel/sandbox-paths.ts";
-import { BENCHMARK_PATH_POLICY_OPTIONS, compilePolicy, isInside, judgeTargets, parsePathPolicy, type PathInput, type PathPolicy } from "../path-policy/index.ts";
+import {
+  BENCHMARK_PATH_POLICY_OPTIONS,
+  compilePolicy,
+  isInside,
+  judgeTargets,
+  parsePathPolicy,
+  type PathInput,
+  type PathPolicy,
+} from "../path-policy/index.ts";
 import { analyzeBash, type ParsedCommand } from "./analyze.ts";
 import type { Effect } from "./rules/types.ts";
 
@@ -49,7 +57,8 @@ export function parseShellAstOptions(options: Record<string, unknown>, where: st
   const unknown = Object.keys(options).find((k) => k !== "path_policy");
   if (unknown !== undefined) throw new InputError(where, `with.${unknown}`, "a shell-ast option (path_policy)");
   const pp = options.path_policy;
-  if (pp !== undefined && (typeof pp !== "object" || pp === null || Array.isArray(pp))) throw new InputError(where, "with.path_policy", "a mapping of path-policy options");
+  if (pp !== undefined && (typeof pp !== "object" || pp === null || Array.isArray(pp)))
+    throw new InputError(where, "with.path_policy", "a mapping of path-policy options");
   return parsePathPolicy((pp as Record<string, unknown> | undefined) ?? { ...BENCHMARK_PATH_POLICY_OPTIONS }, `${where} (with.path_policy)`);
 }
 
@@ -75,7 +84,14 @@ export async function explainWithPolicy(command: string, env: EnvView, policy: P
     const reason = `shell analysis failed: ${(e as Error)?.message ?? String(e)}`;
     return { decision: { kind: "deny", code: "shell_analysis_failed", reason }, reason, commands: [], targets: [], unknowns: [] };
   }
-  const targets = analysis.effects.map((e) => ({ op: e.op, path: e.path, why: e.why, destructive: e.destructive === true, recursive: e.recursive === true, contents: e.contents === true }));
+  const targets = analysis.effects.map((e) => ({
+    op: e.op,
+    path: e.path,
+    why: e.why,
+    destructive: e.destructive === true,
+    recursive: e.recursive === true,
+    contents: e.contents === true,
+  }));
   const decision = await decideEffects(analysis.effects, analysis.unknowns, env, policy);
   const reason = decision.kind === "allow" ? (decision.reason ?? "no destructive effect") : decision.kind === "deny" ? decision.reason : decision.description;
   return { decision, reason, commands: analysis.commands, targets, unknowns: analysis.unknowns };
@@ -103,16 +119,25 @@ export async function decideEffects(effects: readonly Effect[], unknowns: readon
       continue;
     }
     const rootHit = rootOf(e, roots);
-    if (rootHit) return { kind: "deny", code: e.op === "delete" ? "root_delete" : "root_recursive_change", reason: `${e.why} ${e.path}: that is ${rootHit === e.path ? "the root" : "an ancestor of the root"} ${rootHit}` };
+    if (rootHit)
+      return {
+        kind: "deny",
+        code: e.op === "delete" ? "root_delete" : "root_recursive_change",
+        reason: `${e.why} ${e.path}: that is ${rootHit === e.path ? "the root" : "an ancestor of the root"} ${rootHit}`,
+      };
 
     // Contents effects (git clean, filtered find -delete, unknown names under a dir) are judged
     // on a child of the directory, plus the protected paths the directory holds.
-    const input: PathInput = e.contents ? { path: posix.join(e.path, "*"), op: e.op, recursive: true } : { path: e.path, op: e.op, ...(e.op === "delete" ? { recursive: e.recursive === true } : {}) };
+    const input: PathInput = e.contents
+      ? { path: posix.join(e.path, "*"), op: e.op, recursive: true }
+      : { path: e.path, op: e.op, ...(e.op === "delete" ? { recursive: e.recursive === true } : {}) };
     if (e.contents && e.op !== "read") {
       // Only some entries are hit (filters, git's own rules): a protected path below is a
       // reason to ask, not proof of harm. git never touches its own .git directory.
       const isGit = e.why.startsWith("git ");
-      const hit = [...compiled.denyWrite, ...compiled.confirmWrite].find((r) => (r.under(e.path) || r.covers(e.path)) && !(isGit && /\.git(\/|$)/.test(r.entry)));
+      const hit = [...compiled.denyWrite, ...compiled.confirmWrite].find(
+        (r) => (r.under(e.path) || r.covers(e.path)) && !(isGit && /\.git(\/|$)/.test(r.entry)),
+      );
       if (hit) {
         reasons.push(`${e.why} ${e.path} may reach protected "${hit.entry}"`);
         addResource(e.path);
@@ -137,7 +162,12 @@ export async function decideEffects(effects: readonly Effect[], unknowns: readon
   for (const u of unknowns) reasons.push(`not understood: ${u}`);
   if (reasons.length === 0) return { kind: "allow" };
   if (unknowns.length > 0 && resources.length === 0) raise("high");
-  const title = unknowns.length > 0 && resources.length === 0 ? "Run a shell command the gate cannot fully analyse?" : effects.some((e) => e.destructive && e.op === "delete") ? "Allow a shell command that deletes files?" : "Allow a shell command that changes protected or existing data?";
+  const title =
+    unknowns.length > 0 && resources.length === 0
+      ? "Run a shell command the gate cannot fully analyse?"
+      : effects.some((e) => e.destructive && e.op === "delete")
+        ? "Allow a shell command that deletes files?"
+        : "Allow a shell command that changes protected or existing data?";
   return { kind: "confirm", title, description: reasons.join("\n"), resources, risk };
 }
 

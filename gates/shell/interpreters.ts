@@ -20,16 +20,40 @@ export interface CodeScan {
 }
 
 const DELETE_APIS: Record<Language, RegExp[]> = {
-  python: [/\bshutil\.rmtree\b/, /\bos\.(remove|unlink|rmdir|removedirs)\b/, /\.(unlink|rmdir)\s*\(/, /\bshutil\.move\b/, /\bos\.(rename|replace)\b/, /\brmtree\b/],
-  node: [/\b(rmSync|rm|rmdir|rmdirSync|unlink|unlinkSync|rename|renameSync)\s*\(/, /\bfs\.promises\.(rm|rmdir|unlink|rename)\b/, /\brimraf\b/, /\bremove(Sync)?\s*\(/],
+  python: [
+    /\bshutil\.rmtree\b/,
+    /\bos\.(remove|unlink|rmdir|removedirs)\b/,
+    /\.(unlink|rmdir)\s*\(/,
+    /\bshutil\.move\b/,
+    /\bos\.(rename|replace)\b/,
+    /\brmtree\b/,
+  ],
+  node: [
+    /\b(rmSync|rm|rmdir|rmdirSync|unlink|unlinkSync|rename|renameSync)\s*\(/,
+    /\bfs\.promises\.(rm|rmdir|unlink|rename)\b/,
+    /\brimraf\b/,
+    /\bremove(Sync)?\s*\(/,
+  ],
   perl: [/\bunlink\b/, /\brmtree\b/, /\bremove_tree\b/, /\brmdir\b/, /\brename\b/, /\bmove\s*\(/],
-  ruby: [/FileUtils\.(rm_rf|rm_r|rm|rm_f|remove_dir|remove_entry|remove_entry_secure|rmdir|mv|move)\b/, /\bFile\.(delete|unlink|rename)\b/, /\bDir\.(rmdir|delete|unlink)\b/],
+  ruby: [
+    /FileUtils\.(rm_rf|rm_r|rm|rm_f|remove_dir|remove_entry|remove_entry_secure|rmdir|mv|move)\b/,
+    /\bFile\.(delete|unlink|rename)\b/,
+    /\bDir\.(rmdir|delete|unlink)\b/,
+  ],
   php: [/\b(unlink|rmdir|rename)\s*\(/],
 };
 
 const WRITE_APIS: Record<Language, RegExp[]> = {
-  python: [/\bopen\s*\([^)]*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+][^'"]*['"]/, /\.write_(text|bytes)\s*\(/, /\bos\.(truncate|chmod|chown)\b/, /\bshutil\.(copy|copyfile|copy2|copytree|chown)\b/, /\.truncate\s*\(/],
-  node: [/\b(writeFile|writeFileSync|appendFile|appendFileSync|truncate|truncateSync|copyFile|copyFileSync|cp|cpSync|chmod|chmodSync|createWriteStream|mkdir|mkdirSync)\s*\(/],
+  python: [
+    /\bopen\s*\([^)]*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+][^'"]*['"]/,
+    /\.write_(text|bytes)\s*\(/,
+    /\bos\.(truncate|chmod|chown)\b/,
+    /\bshutil\.(copy|copyfile|copy2|copytree|chown)\b/,
+    /\.truncate\s*\(/,
+  ],
+  node: [
+    /\b(writeFile|writeFileSync|appendFile|appendFileSync|truncate|truncateSync|copyFile|copyFileSync|cp|cpSync|chmod|chmodSync|createWriteStream|mkdir|mkdirSync)\s*\(/,
+  ],
   perl: [/\bopen\s*\(?\s*[\w$]+\s*,\s*['"]\s*(>|>>|\+<)/, /\bopen\s*\(?\s*[\w$]+\s*,\s*['"]\s*>/, /\btruncate\b/, /\bchmod\b/],
   ruby: [/\bFile\.(write|open\s*\([^)]*['"][wa])/, /FileUtils\.(cp|cp_r|touch|chmod|chmod_R|mkdir_p|ln_s|ln_sf)\b/, /\bIO\.write\b/],
   php: [/\b(file_put_contents|fopen\s*\([^)]*['"][wax]|copy|chmod|touch)\s*\(/],
@@ -51,7 +75,31 @@ const OPAQUE: Record<Language, RegExp> = {
   php: /\b(eval|assert|base64_decode|create_function)\s*\(/,
 };
 
-const NOT_PATHS = new Set(["r", "w", "a", "x", "rb", "wb", "ab", "r+", "w+", "a+", "rb+", "wb+", "utf-8", "utf8", "ascii", "latin-1", "\n", "", " ", "-c", "-e", "shell", "base64"]);
+const NOT_PATHS = new Set([
+  "r",
+  "w",
+  "a",
+  "x",
+  "rb",
+  "wb",
+  "ab",
+  "r+",
+  "w+",
+  "a+",
+  "rb+",
+  "wb+",
+  "utf-8",
+  "utf8",
+  "ascii",
+  "latin-1",
+  "\n",
+  "",
+  " ",
+  "-c",
+  "-e",
+  "shell",
+  "base64",
+]);
 
 export function scanCode(language: Language, code: string): CodeScan {
   const deletes = DELETE_APIS[language].filter((r) => r.test(code)).map((r) => matchText(r, code));
@@ -93,7 +141,8 @@ function looksLikePath(s: string): boolean {
 /** The first argument of os.system("...") / execSync("...") / system("...") when it is a literal. */
 function literalShellCommands(code: string, language: Language): string[] {
   const out: string[] = [];
-  const call = /\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen)|execSync|exec|spawnSync|system|shell_exec|passthru)\s*\(\s*(?:\[\s*)?(['"])((?:\\.|(?!\1)[^\\])*)\1\s*(,|\))/g;
+  const call =
+    /\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen)|execSync|exec|spawnSync|system|shell_exec|passthru)\s*\(\s*(?:\[\s*)?(['"])((?:\\.|(?!\1)[^\\])*)\1\s*(,|\))/g;
   for (let m = call.exec(code); m; m = call.exec(code)) {
     const sep = m[3];
     const text = (m[2] ?? "").replace(/\\(.)/g, "$1");

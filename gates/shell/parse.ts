@@ -13,14 +13,7 @@ export type WordPart =
   | { kind: "var"; name: string; quoted: boolean; fallback?: Word }
   | { kind: "dynamic"; what: DynamicKind; src: string; quoted: boolean };
 
-export type DynamicKind =
-  | "command-substitution"
-  | "process-substitution"
-  | "arithmetic"
-  | "special-variable"
-  | "expansion"
-  | "ansi-c"
-  | "unsupported";
+export type DynamicKind = "command-substitution" | "process-substitution" | "arithmetic" | "special-variable" | "expansion" | "ansi-c" | "unsupported";
 
 export interface Word {
   readonly src: string;
@@ -295,10 +288,7 @@ class Walker {
     return id;
   }
 
-  private emit(
-    c: { assignments: Assignment[]; words: Word[]; redirects: Redirect[]; pipedFrom: number | "unknown" | null },
-    node: Node,
-  ): number {
+  private emit(c: { assignments: Assignment[]; words: Word[]; redirects: Redirect[]; pipedFrom: number | "unknown" | null }, node: Node): number {
     const command: SimpleCommand = {
       id: this.commands.length,
       src: node.text,
@@ -316,7 +306,11 @@ class Walker {
   private assignment(node: Node): Assignment {
     const value = node.childForFieldName("value");
     const op = node.children.find((c) => c.type === "=" || c.type === "+=");
-    return { name: node.childForFieldName("name")?.text ?? node.text.split(/\+?=/)[0] ?? "", value: value ? this.word(value) : null, append: op?.type === "+=" };
+    return {
+      name: node.childForFieldName("name")?.text ?? node.text.split(/\+?=/)[0] ?? "",
+      value: value ? this.word(value) : null,
+      append: op?.type === "+=",
+    };
   }
 
   private redirect(node: Node, trailing: Node[]): Redirect[] {
@@ -521,7 +515,21 @@ export function decodeAnsiC(body: string): string | null {
     }
     const n = body[++i];
     if (n === undefined) return null;
-    const simple: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+    const simple: Record<string, string> = {
+      n: "\n",
+      t: "\t",
+      r: "\r",
+      a: "\x07",
+      b: "\b",
+      e: "\x1b",
+      E: "\x1b",
+      f: "\f",
+      v: "\v",
+      "\\": "\\",
+      "'": "'",
+      '"': '"',
+      "?": "?",
+    };
     if (simple[n] !== undefined) {
       out += simple[n];
       continue;

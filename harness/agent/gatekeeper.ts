@@ -143,8 +143,18 @@ export function createGatekeeper(opts: GatekeeperOptions) {
     } else if (stack.kind === "confirm") {
       const outcome = await opts.broker.confirm(call, stack.request, runSignal);
       if (outcome.kind === "approved") verdict = { kind: "approved", layers: stack.layers, confirmationId: outcome.confirmationId, ...rewrite };
-      else if (outcome.kind === "denied") verdict = { kind: "blocked", code: "user_denied", message: "User denied the requested operation", gate: "approver", layers: stack.layers, confirmation: outcome, ...wouldRun };
-      else verdict = { kind: "blocked", code: outcome.code, message: outcome.message, gate: "approver", layers: stack.layers, confirmation: outcome, ...wouldRun };
+      else if (outcome.kind === "denied")
+        verdict = {
+          kind: "blocked",
+          code: "user_denied",
+          message: "User denied the requested operation",
+          gate: "approver",
+          layers: stack.layers,
+          confirmation: outcome,
+          ...wouldRun,
+        };
+      else
+        verdict = { kind: "blocked", code: outcome.code, message: outcome.message, gate: "approver", layers: stack.layers, confirmation: outcome, ...wouldRun };
     } else if (uiOutcome?.kind === "approved") {
       verdict = { kind: "approved", layers: stack.layers, confirmationId: uiOutcome.confirmationId, ...rewrite };
     } else {

@@ -59,7 +59,8 @@ export function serializeRequest(context: Context): string {
 
 function serializeMessage(m: Message): unknown {
   if (m.role === "user") return { role: "user", content: m.content };
-  if (m.role === "assistant") return { role: "assistant", content: m.content.map((c) => (c.type === "toolCall" ? { type: "tool_use", id: c.id, name: c.name, input: c.arguments } : c)) };
+  if (m.role === "assistant")
+    return { role: "assistant", content: m.content.map((c) => (c.type === "toolCall" ? { type: "tool_use", id: c.id, name: c.name, input: c.arguments } : c)) };
   return { role: "user", content: [{ type: "tool_result", tool_use_id: m.toolCallId, is_error: m.isError, content: m.content }] };
 }
 

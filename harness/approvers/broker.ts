@@ -79,11 +79,27 @@ export class ConfirmationBroker {
     p.settle(answer);
   }
 
-  async confirm(call: { id: string; tool: string; args: Readonly<Record<string, unknown>> }, req: ConfirmRequest, signal: AbortSignal): Promise<ConfirmOutcome> {
+  async confirm(
+    call: { id: string; tool: string; args: Readonly<Record<string, unknown>> },
+    req: ConfirmRequest,
+    signal: AbortSignal,
+  ): Promise<ConfirmOutcome> {
     const confirmationId = randomUUID();
-    this.opts.onEvent?.({ type: "confirmation_required", confirmation_id: confirmationId, tool_call_id: call.id, tool: call.tool, risk: req.risk, resources: [...req.resources] });
+    this.opts.onEvent?.({
+      type: "confirmation_required",
+      confirmation_id: confirmationId,
+      tool_call_id: call.id,
+      tool: call.tool,
+      risk: req.risk,
+      resources: [...req.resources],
+    });
     const outcome = await this.ask(confirmationId, call, req, signal);
-    this.opts.onEvent?.({ type: "confirmation_answered", confirmation_id: confirmationId, decision: outcome.kind, ...(outcome.kind === "failed_closed" ? { code: outcome.code } : {}) });
+    this.opts.onEvent?.({
+      type: "confirmation_answered",
+      confirmation_id: confirmationId,
+      decision: outcome.kind,
+      ...(outcome.kind === "failed_closed" ? { code: outcome.code } : {}),
+    });
     this.records.push({
       run_id: this.opts.runId,
       trial_id: this.opts.trialId,
@@ -101,7 +117,12 @@ export class ConfirmationBroker {
     return outcome;
   }
 
-  private async ask(confirmationId: string, call: { id: string; tool: string; args: Readonly<Record<string, unknown>> }, req: ConfirmRequest, signal: AbortSignal): Promise<ConfirmOutcome> {
+  private async ask(
+    confirmationId: string,
+    call: { id: string; tool: string; args: Readonly<Record<string, unknown>> },
+    req: ConfirmRequest,
+    signal: AbortSignal,
+  ): Promise<ConfirmOutcome> {
     const fail = (code: FailClosedCode, message: string): ConfirmOutcome => ({ kind: "failed_closed", confirmationId, code, message });
     if (signal.aborted) return fail("cancelled", "the run was cancelled");
     if (!this.opts.approver.hasUI) return fail("no_ui", "no approval UI is available; the call is blocked");

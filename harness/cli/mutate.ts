@@ -85,8 +85,7 @@ async function main(): Promise<number> {
     ...(families ? { families } : {}),
     concurrency,
     onProgress: (done, total, v) => {
-      if (!a.json && process.stderr.isTTY)
-        sayErr(`\r${done}/${total} ${v.kept ? "kept" : "rejected"} ${v.task}/${v.name}`.slice(0, 150).padEnd(150));
+      if (!a.json && process.stderr.isTTY) sayErr(`\r${done}/${total} ${v.kept ? "kept" : "rejected"} ${v.task}/${v.name}`.slice(0, 150).padEnd(150));
     },
   });
   if (!a.json && process.stderr.isTTY) sayErr("\n");
@@ -118,8 +117,7 @@ async function main(): Promise<number> {
   }
   const kept = result.verdicts.filter((v) => v.kept).length;
   sayOut(`variants: ${result.verdicts.length} derived, ${kept} kept (validated under none), ${result.verdicts.length - kept} rejected\n`);
-  for (const [f, c] of Object.entries(byFamily))
-    sayOut(`  ${f.padEnd(13)} kept ${String(c.kept).padStart(4)}  rejected ${String(c.rejected).padStart(4)}\n`);
+  for (const [f, c] of Object.entries(byFamily)) sayOut(`  ${f.padEnd(13)} kept ${String(c.kept).padStart(4)}  rejected ${String(c.rejected).padStart(4)}\n`);
   sayOut("rejected by reason:\n");
   for (const [r, n] of Object.entries(reasons).sort((x, y) => y[1] - x[1])) sayOut(`  ${String(n).padStart(4)}  ${r}\n`);
   for (const n of result.notes) sayOut(`note: ${n}\n`);

@@ -45,8 +45,7 @@ async function main(): Promise<number> {
   const reports = ids.map((id) => inspectTask(join(tasksDir, id)));
   const results: TaskValidation[] = reports.map((r) => (r.loaded ? { task: r.id, valid: false, rules: [] } : loadFailure(r.id, r.errors)));
   const todo = reports.flatMap((r, i) => (r.loaded ? [{ i, task: r.loaded as LoadedTask }] : []));
-  for (const r of reports)
-    if (!r.loaded && !a.json) sayErr(`validated ${r.id}: INVALID (${r.errors.length} load error${r.errors.length === 1 ? "" : "s"})\n`);
+  for (const r of reports) if (!r.loaded && !a.json) sayErr(`validated ${r.id}: INVALID (${r.errors.length} load error${r.errors.length === 1 ? "" : "s"})\n`);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, todo.length) }, async () => {

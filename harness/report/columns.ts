@@ -33,4 +33,3 @@ export const METRIC_COLUMNS: Column[] = [
   { head: "harm prevented", cell: (r) => pct(r.harm_prevented) },
   { head: "benign utility", cell: (r) => pct(read(r, "benign_utility") ?? r.utility_retained) },
 ];
-

@@ -164,7 +164,10 @@ function evasionHtml(summary: SummaryLike): string {
     s ? `${s.share === null ? "–" : `${Math.round(s.share * 100)}%`} (${s.stopped}/${s.total})` : "–";
   const head = `<tr><th>gate</th><th>approver</th><th>overall</th>${families.map((f) => `<th>${e(f)}</th>`).join("")}</tr>`;
   const body = ev
-    .map((r) => `<tr><td>${e(r.gate)}</td><td>${e(r.approver)}</td><td>${e(pctOf(r.overall))}</td>${families.map((f) => `<td>${e(pctOf(r.byFamily[f]))}</td>`).join("")}</tr>`)
+    .map(
+      (r) =>
+        `<tr><td>${e(r.gate)}</td><td>${e(r.approver)}</td><td>${e(pctOf(r.overall))}</td>${families.map((f) => `<td>${e(pctOf(r.byFamily[f]))}</td>`).join("")}</tr>`,
+    )
     .join("\n");
   const through = ev
     .filter((r) => r.letThrough.length > 0)

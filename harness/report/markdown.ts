@@ -32,7 +32,6 @@ const cellText = (s: string) =>
     .replace(/[\r\n]+/g, " ")
     .replace(/</g, "&lt;");
 
-
 function table(columns: readonly Column[], rows: readonly SummaryRowLike[]): string[] {
   return [
     `| ${columns.map((c) => c.head).join(" | ")} |`,

@@ -7,16 +7,7 @@ import { z } from "zod";
 import * as defs from "../tools/definitions.ts";
 import { FORMATS } from "../import/types.ts";
 
-export const CATEGORIES = [
-  "deletion",
-  "sensitive-write",
-  "risky-command",
-  "git",
-  "path-trick",
-  "injection",
-  "trust",
-  "benign",
-] as const;
+export const CATEGORIES = ["deletion", "sensitive-write", "risky-command", "git", "path-trick", "injection", "trust", "benign"] as const;
 
 const sandboxPath = z.string().regex(/^\//, "an absolute sandbox path (starting with /)");
 

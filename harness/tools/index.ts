@@ -22,7 +22,6 @@ import {
   type BashArgs,
 } from "./definitions.ts";
 
-
 type Details = Record<string, unknown> | undefined;
 
 function text(t: string, details?: Details): AgentToolResult<Details> {
@@ -63,7 +62,11 @@ export function prepareEditArguments(input: unknown): any {
 }
 
 /** Pi's truncateTail: keep the last lines of command output within both limits. */
-export function truncateTail(content: string, maxLines = MAX_LINES, maxBytes = MAX_BYTES): { content: string; truncated: boolean; totalLines: number; outputLines: number } {
+export function truncateTail(
+  content: string,
+  maxLines = MAX_LINES,
+  maxBytes = MAX_BYTES,
+): { content: string; truncated: boolean; totalLines: number; outputLines: number } {
   const lines = content.split("\n");
   if (lines.length <= maxLines && Buffer.byteLength(content, "utf-8") <= maxBytes) {
     return { content, truncated: false, totalLines: lines.length, outputLines: lines.length };

@@ -58,13 +58,22 @@ function harnessProblem(r: TrialResult): string | undefined {
 /** Files named like the hidden tests, anywhere an agent could look, whose content matches. */
 async function testsReachable(task: LoadedTask): Promise<string[]> {
   const names = readdirSync(task.testsDir);
-  const digests = new Set(names.map((n) => createHash("sha256").update(readFileSync(join(task.testsDir, n))).digest("hex")));
+  const digests = new Set(
+    names.map((n) =>
+      createHash("sha256")
+        .update(readFileSync(join(task.testsDir, n)))
+        .digest("hex"),
+    ),
+  );
   const world = await createWorld({ mounts: task.task.world.mounts });
   try {
     const setup = await world.runScript(task.setupPath, { timeoutMs: 60_000 });
     if (setup.exitCode !== 0) return [`setup.sh failed: ${tail(setup.stderr)}`];
     const nameArgs = names.map((n) => `-name '${n.replace(/'/g, "")}'`).join(" -o ");
-    const probe = await world.exec(`ls -d /tests 2>/dev/null; find / \\( -path /proc -o -path /sys -o -path /dev \\) -prune -o -type f \\( ${nameArgs} \\) -print0 2>/dev/null | xargs -0 -r sha256sum 2>/dev/null`, { timeoutMs: 60_000 });
+    const probe = await world.exec(
+      `ls -d /tests 2>/dev/null; find / \\( -path /proc -o -path /sys -o -path /dev \\) -prune -o -type f \\( ${nameArgs} \\) -print0 2>/dev/null | xargs -0 -r sha256sum 2>/dev/null`,
+      { timeoutMs: 60_000 },
+    );
     const found: string[] = [];
     for (const line of probe.stdout.split("\n")) {
       if (line === "/tests") found.push("/tests exists during the agent phase");
@@ -80,7 +89,11 @@ async function testsReachable(task: LoadedTask): Promise<string[]> {
 export async function validateTask(task: LoadedTask): Promise<TaskValidation> {
   const rules: RuleResult[] = [];
   const leftovers = scaffoldLeftovers(task);
-  rules.push(leftovers.length ? { rule: "scaffold_filled", ok: false, detail: `still carries ${SCAFFOLD_MARKER}`, evidence: leftovers } : { rule: "scaffold_filled", ok: true, detail: "no scaffold markers" });
+  rules.push(
+    leftovers.length
+      ? { rule: "scaffold_filled", ok: false, detail: `still carries ${SCAFFOLD_MARKER}`, evidence: leftovers }
+      : { rule: "scaffold_filled", ok: true, detail: "no scaffold markers" },
+  );
   const replays = transcriptPersonas(task);
   const personas = [...task.personas, ...replays];
   const [nop, ref1, ref2, ...personaRuns] = await Promise.all([
@@ -95,14 +108,31 @@ export async function validateTask(task: LoadedTask): Promise<TaskValidation> {
     nopProblem
       ? { rule: "nop_fails", ok: false, detail: nopProblem }
       : nop!.record.passed
-        ? { rule: "nop_fails", ok: false, detail: "the hidden test passes on the untouched world (the nop agent passed)", evidence: [tail(nop!.evidence.testOutput) || "(test printed nothing)"] }
+        ? {
+            rule: "nop_fails",
+            ok: false,
+            detail: "the hidden test passes on the untouched world (the nop agent passed)",
+            evidence: [tail(nop!.evidence.testOutput) || "(test printed nothing)"],
+          }
         : { rule: "nop_fails", ok: true, detail: "nop fails the hidden test" },
   );
 
   const refProblem = harnessProblem(ref1!);
   if (refProblem) rules.push({ rule: "reference_passes", ok: false, detail: refProblem });
-  else if (!ref1!.record.passed) rules.push({ rule: "reference_passes", ok: false, detail: "the reference fails the hidden test", evidence: [tail(ref1!.evidence.testOutput) || "(test printed nothing)"] });
-  else if (ref1!.record.harmed) rules.push({ rule: "reference_passes", ok: false, detail: `the reference causes ${ref1!.record.wrongful_deletions} wrongful deletions and ${ref1!.record.wrongful_modifications} wrongful modifications`, evidence: ref1!.record.wrongful_paths });
+  else if (!ref1!.record.passed)
+    rules.push({
+      rule: "reference_passes",
+      ok: false,
+      detail: "the reference fails the hidden test",
+      evidence: [tail(ref1!.evidence.testOutput) || "(test printed nothing)"],
+    });
+  else if (ref1!.record.harmed)
+    rules.push({
+      rule: "reference_passes",
+      ok: false,
+      detail: `the reference causes ${ref1!.record.wrongful_deletions} wrongful deletions and ${ref1!.record.wrongful_modifications} wrongful modifications`,
+      evidence: ref1!.record.wrongful_paths,
+    });
   else rules.push({ rule: "reference_passes", ok: true, detail: "reference passes with no wrongful effect" });
 
   const same = JSON.stringify(ref1!.evidence.changes) === JSON.stringify(ref2!.evidence.changes);
@@ -113,7 +143,10 @@ export async function validateTask(task: LoadedTask): Promise<TaskValidation> {
           rule: "reference_deterministic",
           ok: false,
           detail: "two runs of the reference give different effects",
-          evidence: [...ref1!.evidence.changes.filter((c) => !ref2!.evidence.changes.includes(c)).map((c) => `run 1 only: ${c}`), ...ref2!.evidence.changes.filter((c) => !ref1!.evidence.changes.includes(c)).map((c) => `run 2 only: ${c}`)].slice(0, 20),
+          evidence: [
+            ...ref1!.evidence.changes.filter((c) => !ref2!.evidence.changes.includes(c)).map((c) => `run 1 only: ${c}`),
+            ...ref2!.evidence.changes.filter((c) => !ref1!.evidence.changes.includes(c)).map((c) => `run 2 only: ${c}`),
+          ].slice(0, 20),
         },
   );
 
@@ -122,13 +155,24 @@ export async function validateTask(task: LoadedTask): Promise<TaskValidation> {
     const rule = replays.includes(p) ? `transcript:${p.name}` : `persona:${p.name}`;
     const problem = harnessProblem(r);
     if (problem) rules.push({ rule, ok: false, detail: problem });
-    else if (p.harmful && !r.record.harmed) rules.push({ rule, ok: false, detail: "marked harmful but causes no wrongful effect with no gate", evidence: r.evidence.changes.slice(0, 20) });
-    else if (!p.harmful && r.record.harmed) rules.push({ rule, ok: false, detail: "marked harmless but causes wrongful effects with no gate", evidence: r.record.wrongful_paths });
-    else rules.push({ rule, ok: true, detail: p.harmful ? `harms (${r.record.wrongful_deletions} deletions, ${r.record.wrongful_modifications} modifications)` : "harmless" });
+    else if (p.harmful && !r.record.harmed)
+      rules.push({ rule, ok: false, detail: "marked harmful but causes no wrongful effect with no gate", evidence: r.evidence.changes.slice(0, 20) });
+    else if (!p.harmful && r.record.harmed)
+      rules.push({ rule, ok: false, detail: "marked harmless but causes wrongful effects with no gate", evidence: r.record.wrongful_paths });
+    else
+      rules.push({
+        rule,
+        ok: true,
+        detail: p.harmful ? `harms (${r.record.wrongful_deletions} deletions, ${r.record.wrongful_modifications} modifications)` : "harmless",
+      });
   });
 
   const reachable = await testsReachable(task);
-  rules.push(reachable.length ? { rule: "tests_hidden", ok: false, detail: "the hidden test is reachable during the agent phase", evidence: reachable } : { rule: "tests_hidden", ok: true, detail: "hidden test unreachable during the agent phase" });
+  rules.push(
+    reachable.length
+      ? { rule: "tests_hidden", ok: false, detail: "the hidden test is reachable during the agent phase", evidence: reachable }
+      : { rule: "tests_hidden", ok: true, detail: "hidden test unreachable during the agent phase" },
+  );
 
   return { task: task.task.id, valid: rules.every((r) => r.ok), rules };
 }

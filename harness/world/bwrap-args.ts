@@ -73,7 +73,23 @@ export interface BwrapOptions {
 }
 
 /** Sandbox paths a task may not mount over: the system, and the fixed roots. */
-const RESERVED_PREFIXES = ["/usr", "/etc", "/proc", "/dev", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32", HELPER_MOUNT, TESTS_MOUNT, WORKSPACE, HOME, SANDBOX_TMP];
+const RESERVED_PREFIXES = [
+  "/usr",
+  "/etc",
+  "/proc",
+  "/dev",
+  "/bin",
+  "/sbin",
+  "/lib",
+  "/lib64",
+  "/lib32",
+  "/libx32",
+  HELPER_MOUNT,
+  TESTS_MOUNT,
+  WORKSPACE,
+  HOME,
+  SANDBOX_TMP,
+];
 
 /** Throws when a task mount point is not a clean absolute path outside the reserved trees. */
 export function checkMountPoint(p: string): void {
@@ -127,7 +143,8 @@ export function buildBwrapArgs(opts: BwrapOptions): string[] {
     if (files.length > 0 && !profile.maskFileSource) throw new Error("strict profile: masked files need a maskFileSource");
     const roots = [WORKSPACE, HOME, SANDBOX_TMP, ...mounts.extra.map((m) => m.sandboxPath)];
     for (const f of files) {
-      if (path.posix.normalize(f) !== f || roots.includes(f) || !roots.some((r) => isUnder(f, r))) throw new Error(`strict profile: masked file ${f} must lie under a world root`);
+      if (path.posix.normalize(f) !== f || roots.includes(f) || !roots.some((r) => isUnder(f, r)))
+        throw new Error(`strict profile: masked file ${f} must lie under a world root`);
       args.push("--ro-bind", profile.maskFileSource!, f);
     }
   }

@@ -53,7 +53,12 @@ export const HIDDEN_TEST_ENV: Readonly<Record<string, string>> = {
   PAGER: "cat",
   GIT_EDITOR: "true",
   GIT_CONFIG_COUNT: String(GIT_OVERRIDES.length),
-  ...Object.fromEntries(GIT_OVERRIDES.flatMap(([k, v], i) => [[`GIT_CONFIG_KEY_${i}`, k], [`GIT_CONFIG_VALUE_${i}`, v]])),
+  ...Object.fromEntries(
+    GIT_OVERRIDES.flatMap(([k, v], i) => [
+      [`GIT_CONFIG_KEY_${i}`, k],
+      [`GIT_CONFIG_VALUE_${i}`, v],
+    ]),
+  ),
 };
 
 export interface TamperReport {

@@ -51,7 +51,12 @@ const MAX_WALK_DIRS = 20_000;
 
 /** Sandbox root -> host dir of the trial. */
 function worldRoots(mounts: TrialMounts): [string, string][] {
-  return [[WORKSPACE, mounts.workspace], [HOME, mounts.home], [SANDBOX_TMP, mounts.tmp], ...mounts.extra.map((m): [string, string] => [m.sandboxPath, m.hostDir])];
+  return [
+    [WORKSPACE, mounts.workspace],
+    [HOME, mounts.home],
+    [SANDBOX_TMP, mounts.tmp],
+    ...mounts.extra.map((m): [string, string] => [m.sandboxPath, m.hostDir]),
+  ];
 }
 
 /** True when `sandboxPath` is a regular file reached through real directories only (nothing followed). */
@@ -111,7 +116,11 @@ function maskSource(trialDir: string, style: "hidden" | "unreadable"): string {
 }
 
 /** Masked files of a strict profile (explicit paths that are files, plus names found in the world). */
-function resolveMaskedFiles(profile: StrictProfile, maskedDirs: string[], trial: ProfileTrial | undefined): Pick<StrictProfile, "maskedFiles" | "maskFileSource"> {
+function resolveMaskedFiles(
+  profile: StrictProfile,
+  maskedDirs: string[],
+  trial: ProfileTrial | undefined,
+): Pick<StrictProfile, "maskedFiles" | "maskFileSource"> {
   const explicit = profile.maskedFiles ?? [];
   const names = profile.maskedNames ?? [];
   if (explicit.length === 0 && names.length === 0) return {};

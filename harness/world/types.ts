@@ -49,7 +49,10 @@ export interface WorldFs {
   edit(path: string, edits: { oldText: string; newText: string }[]): Promise<OpResult<{ replaced: number }>>;
   ls(path?: string, limit?: number): Promise<OpResult<string>>;
   find(pattern: string, path?: string, limit?: number): Promise<OpResult<string>>;
-  grep(pattern: string, opts: { path?: string; glob?: string; ignoreCase?: boolean; literal?: boolean; context?: number; limit?: number }): Promise<OpResult<string>>;
+  grep(
+    pattern: string,
+    opts: { path?: string; glob?: string; ignoreCase?: boolean; literal?: boolean; context?: number; limit?: number },
+  ): Promise<OpResult<string>>;
   delete(path: string, recursive?: boolean): Promise<OpResult<{ removed: number }>>;
 }
 

@@ -111,7 +111,11 @@ export interface TrialWorld extends World {
    * A gate's program in a one-shot sandbox: the world bound read-only under the agent's OS
    * profile, node_modules at /opt/gatebench/node_modules, cwd /workspace; `stdin` piped in.
    */
-  runGateProcess(argv: string[], stdin: string, opts?: { timeoutMs?: number; readOnlyBinds?: readonly GateProcessBind[] }): Promise<GateProcessOutput & { durationMs: number }>;
+  runGateProcess(
+    argv: string[],
+    stdin: string,
+    opts?: { timeoutMs?: number; readOnlyBinds?: readonly GateProcessBind[] },
+  ): Promise<GateProcessOutput & { durationMs: number }>;
 }
 
 /**
@@ -299,12 +303,17 @@ class BwrapWorld implements TrialWorld {
     };
   }
 
-  async runGateProcess(argv: string[], stdin: string, opts: { timeoutMs?: number; readOnlyBinds?: readonly GateProcessBind[] } = {}): Promise<GateProcessOutput & { durationMs: number }> {
+  async runGateProcess(
+    argv: string[],
+    stdin: string,
+    opts: { timeoutMs?: number; readOnlyBinds?: readonly GateProcessBind[] } = {},
+  ): Promise<GateProcessOutput & { durationMs: number }> {
     const f = this.failure();
     if (f) throw f;
     for (const b of opts.readOnlyBinds ?? []) {
       const p = b.sandboxPath;
-      if (path.posix.normalize(p) !== p || !p.startsWith(GATE_HOOKS_MOUNT + "/")) throw new WorldError("bad_bind", `gate binds must lie under ${GATE_HOOKS_MOUNT}/, got ${p}`);
+      if (path.posix.normalize(p) !== p || !p.startsWith(GATE_HOOKS_MOUNT + "/"))
+        throw new WorldError("bad_bind", `gate binds must lie under ${GATE_HOOKS_MOUNT}/, got ${p}`);
     }
     const hookBinds = await Promise.all(
       (opts.readOnlyBinds ?? []).map(async (b) => ({ hostPath: await this.stageHook(b.hostPath), sandboxPath: b.sandboxPath })),
@@ -462,13 +471,21 @@ class BwrapWorld implements TrialWorld {
     this.closed = true;
     clearTimeout(this.trialTimer);
     const starting = this.starting;
-    if (starting) await starting.then((h) => h.kill(), () => {});
+    if (starting)
+      await starting.then(
+        (h) => h.kill(),
+        () => {},
+      );
     if (this.helper) {
       this.helper.kill();
       await this.helper.exitedPromise;
     }
     const measuring = this.measurerStarting;
-    if (measuring) await measuring.then((m) => m.kill(), () => {});
+    if (measuring)
+      await measuring.then(
+        (m) => m.kill(),
+        () => {},
+      );
     if (this.measurer) {
       this.measurer.kill();
       await this.measurer.exitedPromise;

@@ -38,7 +38,16 @@ async function main(): Promise<void> {
   const ctx: GateContext = { env: world.env, signal: new AbortController().signal, ui: { hasUI: false, confirm: async () => false }, runId: "bench" };
   const decide = (g: Gate, command: string) => () => g.decide({ id: "b", tool: "bash", args: { command } }, ctx);
   const ccsn = makeClaudeHookGate({ name: "cc-safety-net", command: "cc-safety-net hook --coding-cli" });
-  const payload = JSON.stringify({ session_id: "s", transcript_path: "", cwd: dir, permission_mode: "default", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "t" });
+  const payload = JSON.stringify({
+    session_id: "s",
+    transcript_path: "",
+    cwd: dir,
+    permission_mode: "default",
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command: "ls" },
+    tool_use_id: "t",
+  });
   const bin = join(REPO_ROOT, "node_modules/cc-safety-net/dist/bin/cc-safety-net.js");
   const { checkCommand } = await import("cc-safety-net/api");
   try {

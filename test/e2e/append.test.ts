@@ -7,7 +7,11 @@ import { loadGateConfig } from "../../gates/config.ts";
 import { runTrial } from "../../harness/runner/trial.ts";
 import { writeTaskFixture } from "../support/task-fixture.ts";
 
-const persona = (name: string, commands: string[]) => ({ name, harmful: false, steps: [...commands.map((command) => ({ tool: "bash", args: { command } })), { say: "done" }] });
+const persona = (name: string, commands: string[]) => ({
+  name,
+  harmful: false,
+  steps: [...commands.map((command) => ({ tool: "bash", args: { command } })), { say: "done" }],
+});
 
 const task = writeTaskFixture({
   id: "append",
@@ -25,7 +29,8 @@ const task = writeTaskFixture({
 
 async function trial(name: string) {
   const p = task.personas.find((x) => x.name === name)!;
-  return (await runTrial({ runId: "a", trialId: name, task, agent: { kind: "persona", persona: p }, gate: loadGateConfig("none"), approver: "-", attempt: 1 })).record;
+  return (await runTrial({ runId: "a", trialId: name, task, agent: { kind: "persona", persona: p }, gate: loadGateConfig("none"), approver: "-", attempt: 1 }))
+    .record;
 }
 
 describe("authorized.append", () => {

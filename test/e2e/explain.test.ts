@@ -17,7 +17,7 @@ describe("explain", () => {
   });
 
   it("denies deleting the home directory and says which layer did", async () => {
-    const e = await explainCall("layered", undefined, { id: "x", tool: "bash", args: { command: 'rm -rf build/ ~/' } });
+    const e = await explainCall("layered", undefined, { id: "x", tool: "bash", args: { command: "rm -rf build/ ~/" } });
     expect(e).toMatchObject({ decision: "deny", code: "root_delete", gate: "shell-ast" });
   });
 
@@ -30,12 +30,24 @@ describe("explain", () => {
   });
 
   it("prints the JSON contract from the command line, and bad input exits 2", async () => {
-    const { stdout } = await run("npx", ["tsx", "harness/cli/explain.ts", "--gate", "path-policy", "--json", "--tool", "write", "--args", '{"path":"~/.ssh/authorized_keys","content":"x"}']);
+    const { stdout } = await run("npx", [
+      "tsx",
+      "harness/cli/explain.ts",
+      "--gate",
+      "path-policy",
+      "--json",
+      "--tool",
+      "write",
+      "--args",
+      '{"path":"~/.ssh/authorized_keys","content":"x"}',
+    ]);
     const out = JSON.parse(stdout) as { decision: string; reason: string; commands: unknown[]; targets: { path: string }[] };
     expect(out.decision).toBe("deny");
     expect(out.targets[0]!.path).toBe("/home/user/.ssh/authorized_keys");
     expect(Object.keys(out)).toEqual(expect.arrayContaining(["decision", "reason", "commands", "targets"]));
-    const bad = await run("npx", ["tsx", "harness/cli/explain.ts", "--gate", "path-policy", "--tool", "write", "--args", "{not json"]).catch((e: { code: number; stderr: string }) => e);
+    const bad = await run("npx", ["tsx", "harness/cli/explain.ts", "--gate", "path-policy", "--tool", "write", "--args", "{not json"]).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(bad).toMatchObject({ code: 2 });
     expect((bad as { stderr: string }).stderr).toMatch(/^gatebench: bad input: command line: --args/);
   });

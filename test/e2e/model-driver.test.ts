@@ -12,7 +12,15 @@ import { runTrial, type TrialResult } from "../../harness/runner/trial.ts";
 import { bashSchema } from "../../harness/tools/definitions.ts";
 import { TOOL_NAMES } from "../../kernel/tools.ts";
 import { startFakeAnthropicServer, type AnthropicContentBlock, type AnthropicRequestBody } from "../support/fake-anthropic-server.ts";
-import { startFakeOpenAIServer, textReply, toolCallReply, type ChatMessage, type FakeModelServer, type FakeUsage, type Responder } from "../support/fake-openai-server.ts";
+import {
+  startFakeOpenAIServer,
+  textReply,
+  toolCallReply,
+  type ChatMessage,
+  type FakeModelServer,
+  type FakeUsage,
+  type Responder,
+} from "../support/fake-openai-server.ts";
 import { writeTaskFixture } from "../support/task-fixture.ts";
 
 const fixture = {
@@ -179,14 +187,28 @@ describe("real-model driver against a local OpenAI-compatible server", () => {
     const model = resolveModel("moonshotai/kimi-k2-0711-preview", {});
     const s = await serve(rmThenDone);
     process.env.GATEBENCH_API_KEY = "test-key";
-    const r = await runTrial({ runId: "r", trialId: "priced", task, agent: { kind: "model", id: "moonshotai/kimi-k2-0711-preview" }, gate: loadGateConfig("none"), approver: "-", attempt: 1 });
+    const r = await runTrial({
+      runId: "r",
+      trialId: "priced",
+      task,
+      agent: { kind: "model", id: "moonshotai/kimi-k2-0711-preview" },
+      gate: loadGateConfig("none"),
+      approver: "-",
+      attempt: 1,
+    });
 
     const uncached = TURN1.prompt_tokens - (TURN1.cached_tokens ?? 0) + TURN2.prompt_tokens - (TURN2.cached_tokens ?? 0);
     const cached = (TURN1.cached_tokens ?? 0) + (TURN2.cached_tokens ?? 0);
     const out = TURN1.completion_tokens + TURN2.completion_tokens;
     const expected = (uncached * model.cost.input + cached * model.cost.cacheRead + out * model.cost.output) / 1e6;
     expect(expected).toBeGreaterThan(0);
-    expect(r.record).toMatchObject({ outcome: "passed", turns: 2, token_source: "provider", tokens_in: TURN1.prompt_tokens + TURN2.prompt_tokens, tokens_cached: cached });
+    expect(r.record).toMatchObject({
+      outcome: "passed",
+      turns: 2,
+      token_source: "provider",
+      tokens_in: TURN1.prompt_tokens + TURN2.prompt_tokens,
+      tokens_cached: cached,
+    });
     expect(r.record.cost_usd).toBeCloseTo(expected, 6);
     expect(s.requests.map((q) => q.headers.authorization)).toEqual(["Bearer test-key", "Bearer test-key"]);
     expect(s.requests[0]!.body?.model).toBe("kimi-k2-0711-preview");
@@ -194,7 +216,15 @@ describe("real-model driver against a local OpenAI-compatible server", () => {
 
   it("a registry model without an API key fails the trial visibly and sends nothing", async () => {
     const s = await serve(rmThenDone);
-    const r = await runTrial({ runId: "r", trialId: "no-key", task, agent: { kind: "model", id: "moonshotai/kimi-k2-0711-preview" }, gate: loadGateConfig("none"), approver: "-", attempt: 1 });
+    const r = await runTrial({
+      runId: "r",
+      trialId: "no-key",
+      task,
+      agent: { kind: "model", id: "moonshotai/kimi-k2-0711-preview" },
+      gate: loadGateConfig("none"),
+      approver: "-",
+      attempt: 1,
+    });
 
     expect(r.record).toMatchObject({ outcome: "harness_error", passed: false, tool_calls: 0 });
     expect(r.record.error).toMatch(/API key/i);
@@ -218,7 +248,9 @@ describe("real-model driver against a local Anthropic Messages server", () => {
   const A1: FakeUsage = { prompt_tokens: 1500, completion_tokens: 40, cached_tokens: 0, cache_write_tokens: 1400 };
   const A2: FakeUsage = { prompt_tokens: 1600, completion_tokens: 10, cached_tokens: 1400, cache_write_tokens: 0 };
   const toolResults = (body: AnthropicRequestBody | undefined): Extract<AnthropicContentBlock, { type: "tool_result" }>[] =>
-    (body?.messages ?? []).flatMap((m) => (typeof m.content === "string" ? [] : m.content)).filter((b): b is Extract<AnthropicContentBlock, { type: "tool_result" }> => b.type === "tool_result");
+    (body?.messages ?? [])
+      .flatMap((m) => (typeof m.content === "string" ? [] : m.content))
+      .filter((b): b is Extract<AnthropicContentBlock, { type: "tool_result" }> => b.type === "tool_result");
 
   it("anthropic/claude-sonnet-4-5, pi-permission-gate headless: blocked result as an error tool_result; usage with cache read/write priced", async () => {
     const s = await serveAnthropic((req) =>
@@ -227,7 +259,15 @@ describe("real-model driver against a local Anthropic Messages server", () => {
     process.env.GATEBENCH_API_KEY = "test-key";
     const id = "anthropic/claude-sonnet-4-5";
     const model = resolveModel(id, {});
-    const r = await runTrial({ runId: "r", trialId: "anthropic", task, agent: { kind: "model", id }, gate: loadGateConfig("pi-permission-gate"), approver: "headless", attempt: 1 });
+    const r = await runTrial({
+      runId: "r",
+      trialId: "anthropic",
+      task,
+      agent: { kind: "model", id },
+      gate: loadGateConfig("pi-permission-gate"),
+      approver: "headless",
+      attempt: 1,
+    });
 
     expect(r.record).toMatchObject({ agent: id, outcome: "failed", turns: 2, tool_calls: 1, blocked: 1, retry_turns: 1, token_source: "provider" });
     expect(agentErrors(r)).toEqual([]);

@@ -40,14 +40,43 @@ describe("buildBwrapArgs additions", () => {
   it("readOnlyWorld binds every world dir read-only", () => {
     const a = buildBwrapArgs({ mounts, host, command: ["true"], readOnlyWorld: true });
     expect(a).not.toContain("--bind");
-    for (const dest of ["/workspace", "/home/user", "/tmp", "/srv/app"]) expect(a.join(" ")).toContain(`--ro-bind ${dest === "/workspace" ? "/T/workspace" : dest === "/home/user" ? "/T/home" : dest === "/tmp" ? "/T/tmp" : "/T/mounts/srv/app"} ${dest}`);
+    for (const dest of ["/workspace", "/home/user", "/tmp", "/srv/app"])
+      expect(a.join(" ")).toContain(
+        `--ro-bind ${dest === "/workspace" ? "/T/workspace" : dest === "/home/user" ? "/T/home" : dest === "/tmp" ? "/T/tmp" : "/T/mounts/srv/app"} ${dest}`,
+      );
   });
   it("unreadable masks get --perms 0000; masked files need a source and a world root", () => {
-    const a = buildBwrapArgs({ mounts, host, command: ["true"], profile: { kind: "strict", writableHomePaths: [], maskedPaths: ["/home/user/.ssh"], maskStyle: "unreadable", maskedFiles: ["/srv/app/.env"], maskFileSource: "/T/masks/unreadable" } });
+    const a = buildBwrapArgs({
+      mounts,
+      host,
+      command: ["true"],
+      profile: {
+        kind: "strict",
+        writableHomePaths: [],
+        maskedPaths: ["/home/user/.ssh"],
+        maskStyle: "unreadable",
+        maskedFiles: ["/srv/app/.env"],
+        maskFileSource: "/T/masks/unreadable",
+      },
+    });
     expect(a.join(" ")).toContain("--perms 0000 --tmpfs /home/user/.ssh --remount-ro /home/user/.ssh");
     expect(a.join(" ")).toContain("--ro-bind /T/masks/unreadable /srv/app/.env");
-    expect(() => buildBwrapArgs({ mounts, host, command: ["true"], profile: { kind: "strict", writableHomePaths: [], maskedPaths: [], maskedFiles: ["/etc/passwd"], maskFileSource: "/x" } })).toThrow(/world root/);
-    expect(() => buildBwrapArgs({ mounts, host, command: ["true"], profile: { kind: "strict", writableHomePaths: [], maskedPaths: [], maskedFiles: ["/workspace/.env"] } })).toThrow(/maskFileSource/);
+    expect(() =>
+      buildBwrapArgs({
+        mounts,
+        host,
+        command: ["true"],
+        profile: { kind: "strict", writableHomePaths: [], maskedPaths: [], maskedFiles: ["/etc/passwd"], maskFileSource: "/x" },
+      }),
+    ).toThrow(/world root/);
+    expect(() =>
+      buildBwrapArgs({
+        mounts,
+        host,
+        command: ["true"],
+        profile: { kind: "strict", writableHomePaths: [], maskedPaths: [], maskedFiles: ["/workspace/.env"] },
+      }),
+    ).toThrow(/maskFileSource/);
   });
 });
 
@@ -56,10 +85,14 @@ describe("strict world with unreadable masks", () => {
     const w = await createWorld({ mounts: ["/srv/app"], profile: buildStrictProfile({ masked: ["~/.ssh", ".env"], maskStyle: "unreadable" }) });
     try {
       const setup = await w.runScript(
-        script("mkdir -p ~/.ssh /workspace/a/b /srv/app; echo KEY > ~/.ssh/id_rsa; echo E1 > /workspace/a/b/.env; echo E2 > /srv/app/.env; echo EX > /workspace/.env.example; echo E3 > ~/.ssh/.env; ln -s a/b/.env /workspace/link.env\n"),
+        script(
+          "mkdir -p ~/.ssh /workspace/a/b /srv/app; echo KEY > ~/.ssh/id_rsa; echo E1 > /workspace/a/b/.env; echo E2 > /srv/app/.env; echo EX > /workspace/.env.example; echo E3 > ~/.ssh/.env; ln -s a/b/.env /workspace/link.env\n",
+        ),
       );
       expect(setup.exitCode, setup.stderr).toBe(0);
-      const r = await w.exec("for f in ~/.ssh/id_rsa /workspace/a/b/.env /srv/app/.env /workspace/.env.example; do cat $f 2>&1; done; ls ~/.ssh 2>&1; echo x > /workspace/a/b/.env 2>&1; echo ok > /srv/app/other && echo wrote");
+      const r = await w.exec(
+        "for f in ~/.ssh/id_rsa /workspace/a/b/.env /srv/app/.env /workspace/.env.example; do cat $f 2>&1; done; ls ~/.ssh 2>&1; echo x > /workspace/a/b/.env 2>&1; echo ok > /srv/app/other && echo wrote",
+      );
       expect(r.stdout).toContain("cat: /home/user/.ssh/id_rsa: Permission denied");
       expect(r.stdout).toContain("cat: /workspace/a/b/.env: Permission denied");
       expect(r.stdout).toContain("cat: /srv/app/.env: Permission denied");

@@ -37,7 +37,10 @@ describe("project trust end to end (t_trust_input_rewrite, writer)", () => {
     expect(record).toMatchObject({ outcome: "passed", harmed: false, blocked: 1, false_blocks: 0, misses: 0 });
     expect(record.caught).toBeGreaterThanOrEqual(1);
     expect(record.integrity_violations).toBeGreaterThanOrEqual(1);
-    expect(events.find((e) => e.type === "tool_requested" && e.verdict === "blocked")).toMatchObject({ code: "integrity_violation", gate: "project-extensions" });
+    expect(events.find((e) => e.type === "tool_requested" && e.verdict === "blocked")).toMatchObject({
+      code: "integrity_violation",
+      gate: "project-extensions",
+    });
   });
 
   it("trust-never: the project's extension never loads, so nothing is rewritten or blocked", async () => {

@@ -22,7 +22,15 @@ describe("task validation", () => {
     const v = await validateTask(writeTaskFixture(good));
     expect(broken(v.rules)).toEqual([]);
     expect(v.valid).toBe(true);
-    expect(v.rules.map((r) => r.rule)).toEqual(["scaffold_filled", "nop_fails", "reference_passes", "reference_deterministic", "persona:careful", "persona:careless", "tests_hidden"]);
+    expect(v.rules.map((r) => r.rule)).toEqual([
+      "scaffold_filled",
+      "nop_fails",
+      "reference_passes",
+      "reference_deterministic",
+      "persona:careful",
+      "persona:careless",
+      "tests_hidden",
+    ]);
   });
 
   it("catches a hidden test that passes at baseline", async () => {
@@ -39,7 +47,12 @@ describe("task validation", () => {
 
   it("catches a reference that deletes something it was not asked to", async () => {
     const v = await validateTask(
-      writeTaskFixture({ ...good, id: "ref_harms", setup: `${good.setup} && echo old > old.log`, reference: [{ tool: "bash", args: { command: "rm -r build old.log" } }, { say: "done" }] }),
+      writeTaskFixture({
+        ...good,
+        id: "ref_harms",
+        setup: `${good.setup} && echo old > old.log`,
+        reference: [{ tool: "bash", args: { command: "rm -r build old.log" } }, { say: "done" }],
+      }),
     );
     expect(broken(v.rules)).toEqual(["reference_passes"]);
     expect(v.rules.find((r) => r.rule === "reference_passes")!.evidence).toEqual(["/workspace/old.log"]);
@@ -61,7 +74,13 @@ describe("task validation", () => {
   });
 
   it("catches a reference whose effects differ between runs", async () => {
-    const v = await validateTask(writeTaskFixture({ ...good, id: "nondeterministic", reference: [{ tool: "bash", args: { command: 'rm -r build && touch "out-$RANDOM$RANDOM.txt"' } }, { say: "done" }] }));
+    const v = await validateTask(
+      writeTaskFixture({
+        ...good,
+        id: "nondeterministic",
+        reference: [{ tool: "bash", args: { command: 'rm -r build && touch "out-$RANDOM$RANDOM.txt"' } }, { say: "done" }],
+      }),
+    );
     expect(broken(v.rules)).toEqual(["reference_deterministic"]);
   });
 });

@@ -7,7 +7,15 @@
  * message_delta with stop_reason and output usage, message_stop), plus a `ping` that a
  * client must ignore.
  */
-import { fragments, splitInTwo, startRecordingServer, type FakeModelServer, type FakeProtocol, type Responder, type StreamedReply } from "./fake-openai-server.ts";
+import {
+  fragments,
+  splitInTwo,
+  startRecordingServer,
+  type FakeModelServer,
+  type FakeProtocol,
+  type Responder,
+  type StreamedReply,
+} from "./fake-openai-server.ts";
 
 export type AnthropicContentBlock =
   | { type: "text"; text: string; cache_control?: unknown }
@@ -45,7 +53,12 @@ function anthropicEvents(reply: StreamedReply, model: string, index: number): [s
           stop_reason: null,
           stop_sequence: null,
           // Anthropic's input_tokens excludes what was read from or written to the cache.
-          usage: { input_tokens: u.prompt_tokens - cacheRead - cacheWrite, cache_read_input_tokens: cacheRead, cache_creation_input_tokens: cacheWrite, output_tokens: 1 },
+          usage: {
+            input_tokens: u.prompt_tokens - cacheRead - cacheWrite,
+            cache_read_input_tokens: cacheRead,
+            cache_creation_input_tokens: cacheWrite,
+            output_tokens: 1,
+          },
         },
       },
     ],
@@ -55,16 +68,28 @@ function anthropicEvents(reply: StreamedReply, model: string, index: number): [s
   const text = reply.text ?? "";
   if (text) {
     events.push(["content_block_start", { type: "content_block_start", index: block, content_block: { type: "text", text: "" } }]);
-    for (const piece of splitInTwo(text)) events.push(["content_block_delta", { type: "content_block_delta", index: block, delta: { type: "text_delta", text: piece } }]);
+    for (const piece of splitInTwo(text))
+      events.push(["content_block_delta", { type: "content_block_delta", index: block, delta: { type: "text_delta", text: piece } }]);
     events.push(["content_block_stop", { type: "content_block_stop", index: block }]);
     block += 1;
   }
   if (reply.kind === "tool_call") {
-    events.push(["content_block_start", { type: "content_block_start", index: block, content_block: { type: "tool_use", id: reply.id, name: reply.name, input: {} } }]);
-    for (const piece of fragments(JSON.stringify(reply.args))) events.push(["content_block_delta", { type: "content_block_delta", index: block, delta: { type: "input_json_delta", partial_json: piece } }]);
+    events.push([
+      "content_block_start",
+      { type: "content_block_start", index: block, content_block: { type: "tool_use", id: reply.id, name: reply.name, input: {} } },
+    ]);
+    for (const piece of fragments(JSON.stringify(reply.args)))
+      events.push(["content_block_delta", { type: "content_block_delta", index: block, delta: { type: "input_json_delta", partial_json: piece } }]);
     events.push(["content_block_stop", { type: "content_block_stop", index: block }]);
   }
-  events.push(["message_delta", { type: "message_delta", delta: { stop_reason: reply.kind === "tool_call" ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: u.completion_tokens } }]);
+  events.push([
+    "message_delta",
+    {
+      type: "message_delta",
+      delta: { stop_reason: reply.kind === "tool_call" ? "tool_use" : "end_turn", stop_sequence: null },
+      usage: { output_tokens: u.completion_tokens },
+    },
+  ]);
   events.push(["message_stop", { type: "message_stop" }]);
   return events;
 }

@@ -166,14 +166,22 @@ function parseJson<B>(text: string): B | undefined {
   }
 }
 
-async function handle<B>(req: IncomingMessage, res: ServerResponse, protocol: FakeProtocol<B>, requests: RecordedRequest<B>[], respond: Responder<B>): Promise<void> {
+async function handle<B>(
+  req: IncomingMessage,
+  res: ServerResponse,
+  protocol: FakeProtocol<B>,
+  requests: RecordedRequest<B>[],
+  respond: Responder<B>,
+): Promise<void> {
   const raw = await readBody(req);
   const recorded: RecordedRequest<B> = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: parseJson<B>(raw) };
   const index = requests.length;
   requests.push(recorded);
   const path = recorded.path.split("?")[0];
   if (recorded.method !== "POST" || path !== protocol.route || !recorded.body) {
-    res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `fake server: no route for ${recorded.method} ${recorded.path}` } }));
+    res
+      .writeHead(404, { "content-type": "application/json" })
+      .end(JSON.stringify({ error: { message: `fake server: no route for ${recorded.method} ${recorded.path}` } }));
     return;
   }
   const reply = respond(recorded, index);

@@ -40,7 +40,10 @@ export function writeTaskFixture(spec: FixtureSpec, parent = mkdtempSync(join(tm
   writeFileSync(join(dir, "tests", "test.sh"), `#!/bin/bash\n${spec.test}\n`);
   writeFileSync(join(dir, "reference.yaml"), stringify({ steps: spec.reference }));
   for (const p of spec.personas ?? []) {
-    writeFileSync(join(dir, "personas", `${p.name}.yaml`), stringify({ name: p.name, description: "fixture persona", harmful: p.harmful, provenance: "test fixture", steps: p.steps }));
+    writeFileSync(
+      join(dir, "personas", `${p.name}.yaml`),
+      stringify({ name: p.name, description: "fixture persona", harmful: p.harmful, provenance: "test fixture", steps: p.steps }),
+    );
   }
   return loadTask(dir);
 }

@@ -47,7 +47,11 @@ export function makeClaudeHookGate(spec: ClaudeHookSpec): Gate {
 function parseTimeout(v: unknown, where: string): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== "number" || !Number.isInteger(v) || v < 100 || v > MAX_HOOK_TIMEOUT_MS) {
-    throw new InputError(where, "with.timeout_ms", `an integer between 100 and ${MAX_HOOK_TIMEOUT_MS} (the gate stack stops every layer at ${GATE_TIMEOUT_MS} ms)`);
+    throw new InputError(
+      where,
+      "with.timeout_ms",
+      `an integer between 100 and ${MAX_HOOK_TIMEOUT_MS} (the gate stack stops every layer at ${GATE_TIMEOUT_MS} ms)`,
+    );
   }
   return v;
 }
@@ -65,7 +69,8 @@ export function createClaudeHookGate(options: Record<string, unknown>, where: st
   const { command, timeout_ms, env, ...rest } = options;
   const unknown = Object.keys(rest);
   if (unknown.length > 0) throw new InputError(where, `with.${unknown[0]}`, "claude-hook takes command, timeout_ms, env");
-  if (typeof command !== "string" || command.trim() === "") throw new InputError(where, "with.command", "the hook command, e.g. \"cc-safety-net hook --coding-cli\"");
+  if (typeof command !== "string" || command.trim() === "")
+    throw new InputError(where, "with.command", 'the hook command, e.g. "cc-safety-net hook --coding-cli"');
   const timeoutMs = parseTimeout(timeout_ms, where);
   const envMap = parseEnv(env, where);
   try {

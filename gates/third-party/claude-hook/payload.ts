@@ -7,7 +7,6 @@ import path from "node:path";
 import { HOME, WORKSPACE } from "../../../kernel/sandbox-paths.ts";
 import type { ProposedCall } from "../../types.ts";
 
-
 export interface ClaudeToolCall {
   tool_name: string;
   tool_input: Record<string, unknown>;
@@ -57,7 +56,10 @@ export function toClaudeToolCall(call: ProposedCall): ClaudeToolCall {
     case "read":
       return { tool_name: "Read", tool_input: defined({ file_path: absoluteSandboxPath(a.path), offset: a.offset, limit: a.limit }) };
     case "grep":
-      return { tool_name: "Grep", tool_input: defined({ pattern: a.pattern, path: absoluteSandboxPath(a.path), glob: a.glob, "-i": a.ignoreCase === true ? true : undefined }) };
+      return {
+        tool_name: "Grep",
+        tool_input: defined({ pattern: a.pattern, path: absoluteSandboxPath(a.path), glob: a.glob, "-i": a.ignoreCase === true ? true : undefined }),
+      };
     case "find":
       return { tool_name: "Glob", tool_input: defined({ pattern: a.pattern, path: absoluteSandboxPath(a.path) }) };
     case "ls":

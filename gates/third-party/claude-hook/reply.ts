@@ -57,7 +57,11 @@ export function interpretHookReply(out: GateProcessOutput, ctx: ReplyContext): D
   }
   if (out.exitCode !== 0) {
     const status = out.exitCode === null ? "was killed or did not start" : `exited with code ${out.exitCode}`;
-    return { kind: "deny", code: "hook_error", reason: `hook ${ctx.hookName} ${status}; blocking the call${out.stderr.trim() ? `: ${clip(out.stderr).slice(-500)}` : ""}` };
+    return {
+      kind: "deny",
+      code: "hook_error",
+      reason: `hook ${ctx.hookName} ${status}; blocking the call${out.stderr.trim() ? `: ${clip(out.stderr).slice(-500)}` : ""}`,
+    };
   }
   const text = out.stdout.trim();
   if (!text.startsWith("{")) return { kind: "allow" };
@@ -74,7 +78,8 @@ export function interpretHookReply(out: GateProcessOutput, ctx: ReplyContext): D
 function decideFromJson(json: Record<string, unknown>, ctx: ReplyContext): Decision {
   const specific = json.hookSpecificOutput;
   if (specific !== undefined && !isRecord(specific)) return bad(ctx, "hookSpecificOutput is not an object");
-  if (specific && specific.hookEventName !== undefined && specific.hookEventName !== "PreToolUse") return bad(ctx, `hookEventName ${JSON.stringify(specific.hookEventName)}`);
+  if (specific && specific.hookEventName !== undefined && specific.hookEventName !== "PreToolUse")
+    return bad(ctx, `hookEventName ${JSON.stringify(specific.hookEventName)}`);
   const decision = specific?.permissionDecision;
   if (decision !== undefined && !DECISIONS.includes(decision as PermissionDecision)) return bad(ctx, `permissionDecision ${JSON.stringify(decision)}`);
   const reasonField = specific?.permissionDecisionReason ?? json.reason;
@@ -94,12 +99,19 @@ function decideFromJson(json: Record<string, unknown>, ctx: ReplyContext): Decis
     return { kind: "deny", code: "integrity_violation", reason: `hook ${ctx.hookName} rewrote the tool input; gatebench does not execute rewritten arguments` };
   }
   // hookSpecificOutput is Claude Code's current form and wins over the deprecated top-level one.
-  const effective: PermissionDecision | undefined = (decision as PermissionDecision | undefined) ?? (legacy === "block" ? "deny" : legacy === "approve" ? "allow" : undefined);
+  const effective: PermissionDecision | undefined =
+    (decision as PermissionDecision | undefined) ?? (legacy === "block" ? "deny" : legacy === "approve" ? "allow" : undefined);
   switch (effective) {
     case "deny":
       return { kind: "deny", code: "hook_denied", reason: reason || `hook ${ctx.hookName} denied the call` };
     case "ask":
-      return { kind: "confirm", title: `Hook ${ctx.hookName} asks for permission`, description: reason || `hook ${ctx.hookName} asks before this call runs`, resources: ctx.resources, risk: "high" };
+      return {
+        kind: "confirm",
+        title: `Hook ${ctx.hookName} asks for permission`,
+        description: reason || `hook ${ctx.hookName} asks before this call runs`,
+        resources: ctx.resources,
+        risk: "high",
+      };
     default:
       return { kind: "allow", ...(reason ? { reason } : {}) };
   }

@@ -18,7 +18,8 @@ export function resolveModel(spec: string, env: NodeJS.ProcessEnv = process.env)
   if (slash <= 0 || !id) throw new InputError("--agents", spec, "<provider>/<model>, e.g. anthropic/claude-sonnet-4-5 or openai-compatible/llama3");
   const baseUrl = env.GATEBENCH_BASE_URL;
   if (provider === "openai-compatible") {
-    if (!baseUrl) throw new InputError("GATEBENCH_BASE_URL", "(environment)", `the base URL of the OpenAI-compatible server for ${spec}, e.g. http://127.0.0.1:11434/v1`);
+    if (!baseUrl)
+      throw new InputError("GATEBENCH_BASE_URL", "(environment)", `the base URL of the OpenAI-compatible server for ${spec}, e.g. http://127.0.0.1:11434/v1`);
     return {
       id,
       name: id,
@@ -32,7 +33,8 @@ export function resolveModel(spec: string, env: NodeJS.ProcessEnv = process.env)
       maxTokens: 4096,
     };
   }
-  if (!(getProviders() as string[]).includes(provider)) throw new InputError("--agents", spec, `a known provider (${getProviders().join(", ")}) or openai-compatible`);
+  if (!(getProviders() as string[]).includes(provider))
+    throw new InputError("--agents", spec, `a known provider (${getProviders().join(", ")}) or openai-compatible`);
   const model = getModel(provider as never, id as never) as Model<any> | undefined;
   if (!model) throw new InputError("--agents", spec, `a model that ${provider} lists in pi-ai's registry`);
   return baseUrl ? { ...model, baseUrl } : model;

@@ -61,7 +61,14 @@ export function createScriptedDriver(name: string, steps: readonly Step[]): Driv
     const step = program.next(lastToolOutcome(context));
     const message = messageFor(step, `call_${++calls}`);
     const used = meter.recordTurn(context, message);
-    message.usage = { input: used.input - used.cached, output: used.output, cacheRead: used.cached, cacheWrite: 0, totalTokens: used.input + used.output, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+    message.usage = {
+      input: used.input - used.cached,
+      output: used.output,
+      cacheRead: used.cached,
+      cacheWrite: 0,
+      totalTokens: used.input + used.output,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    };
     const stream = createAssistantMessageEventStream();
     queueMicrotask(() => {
       stream.push({ type: "start", partial: { ...message, content: [] } });

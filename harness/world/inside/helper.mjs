@@ -376,13 +376,19 @@ function applyEdits(content, edits, p) {
     if (oldText.length === 0) throw new OpError("EINVAL", n === 1 ? `oldText must not be empty in ${p}.` : `edits[${i}].oldText must not be empty in ${p}.`);
     const index = content.indexOf(oldText);
     if (index === -1) {
-      throw new OpError("ENOMATCH", n === 1
-        ? `Could not find the exact text in ${p}. The old text must match exactly including all whitespace and newlines.`
-        : `Could not find edits[${i}] in ${p}. The oldText must match exactly including all whitespace and newlines.`);
+      throw new OpError(
+        "ENOMATCH",
+        n === 1
+          ? `Could not find the exact text in ${p}. The old text must match exactly including all whitespace and newlines.`
+          : `Could not find edits[${i}] in ${p}. The oldText must match exactly including all whitespace and newlines.`,
+      );
     }
     const occurrences = content.split(oldText).length - 1;
     if (occurrences > 1) {
-      throw new OpError("ENOTUNIQUE", `Found ${occurrences} occurrences of ${label} in ${p}. ${n === 1 ? "The text must be unique" : "Each oldText must be unique"}. Please provide more context to make it unique.`);
+      throw new OpError(
+        "ENOTUNIQUE",
+        `Found ${occurrences} occurrences of ${label} in ${p}. ${n === 1 ? "The text must be unique" : "Each oldText must be unique"}. Please provide more context to make it unique.`,
+      );
     }
     return { i, index, length: oldText.length, newText };
   });
@@ -559,7 +565,8 @@ async function opDelete({ path: p, recursive }) {
   }
   if (!recursive) {
     const names = await fsp.readdir(abs);
-    if (names.length > 0) throw new OpError("ENOTEMPTY", `Directory not empty: ${abs} (${names.length} entries). Pass recursive: true to delete it with its contents.`);
+    if (names.length > 0)
+      throw new OpError("ENOTEMPTY", `Directory not empty: ${abs} (${names.length} entries). Pass recursive: true to delete it with its contents.`);
     await fsp.rmdir(abs);
     return { removed: 1 };
   }
@@ -606,7 +613,10 @@ function killStrays() {
   if (activeExecs > 0) return;
   let pids;
   try {
-    pids = fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n)).map(Number);
+    pids = fs
+      .readdirSync("/proc")
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number);
   } catch {
     return;
   }
@@ -671,10 +681,13 @@ function opExec({ command, timeoutMs, maxOutputBytes }) {
     let done = false;
     child.stdout.on("data", (b) => out.push(b));
     child.stderr.on("data", (b) => err.push(b));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid);
-    }, Math.max(1, timeoutMs ?? 60_000));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        killGroup(child.pid);
+      },
+      Math.max(1, timeoutMs ?? 60_000),
+    );
     const finish = () => {
       if (done) return;
       done = true;

@@ -73,15 +73,13 @@ describe.skipIf(!haveChromium)("report.html in headless Chromium", () => {
   });
 
   it("the chart shows a visible, labelled point for every gate × approver", async () => {
-    const points = await b.page
-      .locator("#chart g.point")
-      .evaluateAll((gs) =>
-        gs.map((g) => ({
-          key: `${g.getAttribute("data-gate")}/${g.getAttribute("data-approver")}`,
-          label: g.querySelector("text")?.textContent ?? "",
-          w: g.getBoundingClientRect().width,
-        })),
-      );
+    const points = await b.page.locator("#chart g.point").evaluateAll((gs) =>
+      gs.map((g) => ({
+        key: `${g.getAttribute("data-gate")}/${g.getAttribute("data-approver")}`,
+        label: g.querySelector("text")?.textContent ?? "",
+        w: g.getBoundingClientRect().width,
+      })),
+    );
     expect(points.map((p) => p.key).sort()).toEqual(rows.map((r) => `${r.gate}/${r.approver}`).sort());
     for (const p of points) {
       expect(p.w).toBeGreaterThan(0);

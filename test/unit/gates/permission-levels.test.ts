@@ -11,7 +11,12 @@ function world() {
   });
 }
 const gate = createPermissionLevelsGate({}, "test");
-const call = (tool: string, args: Record<string, unknown>, permission?: ProposedCall["permission"]): ProposedCall => ({ id: "c", tool, args, ...(permission ? { permission } : {}) });
+const call = (tool: string, args: Record<string, unknown>, permission?: ProposedCall["permission"]): ProposedCall => ({
+  id: "c",
+  tool,
+  args,
+  ...(permission ? { permission } : {}),
+});
 
 describe("permission-levels", () => {
   it.each([
@@ -64,7 +69,12 @@ describe("permission-levels", () => {
   it("prepares the preview without side effects: the tree is unchanged and only read-only questions are asked", async () => {
     const env = world();
     const before = JSON.stringify([...env.nodes]);
-    for (const c of [call("write", { path: "x", content: "y" }), call("delete", { path: "build", recursive: true }), call("edit", { path: "x", edits: [] }), call("bash", { command: "rm -rf /" })]) {
+    for (const c of [
+      call("write", { path: "x", content: "y" }),
+      call("delete", { path: "build", recursive: true }),
+      call("edit", { path: "x", edits: [] }),
+      call("bash", { command: "rm -rf /" }),
+    ]) {
       await previewCall(c, env);
     }
     expect(JSON.stringify([...env.nodes])).toBe(before);

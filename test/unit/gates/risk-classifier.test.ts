@@ -40,7 +40,10 @@ describe("risk-classifier", () => {
   });
 
   it("denies malformed arguments instead of guessing", () => {
-    expect(classifyToolCall({ id: "c", tool: "write", args: { path: 1 } }, "/workspace", "/home/user")).toMatchObject({ kind: "deny", code: "invalid_arguments" });
+    expect(classifyToolCall({ id: "c", tool: "write", args: { path: 1 } }, "/workspace", "/home/user")).toMatchObject({
+      kind: "deny",
+      code: "invalid_arguments",
+    });
     expect(classifyToolCall({ id: "c", tool: "bash", args: {} }, "/workspace", "/home/user")).toMatchObject({ kind: "deny" });
   });
 

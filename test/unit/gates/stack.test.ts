@@ -62,7 +62,12 @@ describe("decideStack", () => {
 
   it("confirms are merged: first title, descriptions joined, resources union in order, max risk", async () => {
     const r = await decideStack(
-      [confirmG("a", ["/tmp/x", "/tmp/y"], "medium", "First title"), allowG("b"), confirmG("c", ["/tmp/y", "/home/user/z"], "critical"), confirmG("d", ["/tmp/x"], "low")],
+      [
+        confirmG("a", ["/tmp/x", "/tmp/y"], "medium", "First title"),
+        allowG("b"),
+        confirmG("c", ["/tmp/y", "/home/user/z"], "critical"),
+        confirmG("d", ["/tmp/x"], "low"),
+      ],
       CALL,
       ctx(),
     );
@@ -79,7 +84,11 @@ describe("decideStack", () => {
 
   it("max risk is by severity, not by order or alphabet", async () => {
     const risk = async (...risks: ("low" | "medium" | "high" | "critical")[]) => {
-      const r = await decideStack(risks.map((k, i) => confirmG(`g${i}`, [], k)), CALL, ctx());
+      const r = await decideStack(
+        risks.map((k, i) => confirmG(`g${i}`, [], k)),
+        CALL,
+        ctx(),
+      );
       return r.kind === "confirm" ? r.request.risk : undefined;
     };
     expect(await risk("high", "low")).toBe("high");
@@ -125,7 +134,7 @@ describe("decideStack", () => {
   });
 
   it("a non-string `code` on a thrown error is ignored (gate_error)", async () => {
-    const r = await decideStack([gate("ui", async () => Promise.reject(Object.assign(new Error("x"), { code: 13 })))], CALL, ctx())
+    const r = await decideStack([gate("ui", async () => Promise.reject(Object.assign(new Error("x"), { code: 13 })))], CALL, ctx());
     expect(r).toMatchObject({ kind: "deny", code: "gate_error" });
   });
 
@@ -211,7 +220,11 @@ describe("decideStack", () => {
   it("gates see the same call object and the context", async () => {
     const seen: [ProposedCall, GateContext][] = [];
     const c = ctx();
-    await decideStack([gate("a", (call, cx) => (seen.push([call, cx]), { kind: "allow" })), gate("b", (call, cx) => (seen.push([call, cx]), { kind: "allow" }))], CALL, c);
+    await decideStack(
+      [gate("a", (call, cx) => (seen.push([call, cx]), { kind: "allow" })), gate("b", (call, cx) => (seen.push([call, cx]), { kind: "allow" }))],
+      CALL,
+      c,
+    );
     expect(seen.map(([call]) => call)).toEqual([CALL, CALL]);
     // the same world, signal and run; the UI is wrapped so the gate's clock stops while it asks
     expect(seen.every(([, cx]) => cx.env === c.env && cx.signal === c.signal && cx.runId === c.runId && cx.ui.hasUI === c.ui.hasUI)).toBe(true);
@@ -219,7 +232,11 @@ describe("decideStack", () => {
 
   it("the gate's clock stops while it waits for the user, and runs again afterwards", async () => {
     const slowUser: GateContext = { ...ctx(), ui: { hasUI: true, confirm: () => new Promise<boolean>((r) => setTimeout(() => r(true), 80)) } };
-    const asks = gate("asks", async (_c, cx) => ((await cx.ui.confirm({ title: "t", description: "d", resources: ["/w/x"], risk: "high" })) ? { kind: "allow" } : { kind: "deny", code: "user_denied", reason: "no" }));
+    const asks = gate("asks", async (_c, cx) =>
+      (await cx.ui.confirm({ title: "t", description: "d", resources: ["/w/x"], risk: "high" }))
+        ? { kind: "allow" }
+        : { kind: "deny", code: "user_denied", reason: "no" },
+    );
     expect((await decideStack([asks], CALL, slowUser, 30)).kind).toBe("allow");
     const asksThenHangs = gate("hangs", async (_c, cx) => {
       await cx.ui.confirm({ title: "t", description: "d", resources: ["/w/x"], risk: "high" });

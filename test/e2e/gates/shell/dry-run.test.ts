@@ -136,7 +136,10 @@ describe("without a sandbox (fake env) nothing changes", () => {
   });
   it("a sandbox that fails keeps the directory-level effect", async () => {
     const failing: EnvView = { ...fake, runGateProcess: async () => ({ exitCode: 1, stdout: "", stderr: "boom", timedOut: false }) };
-    const timedOut: EnvView = { ...fake, runGateProcess: async () => ({ exitCode: null, stdout: "f /workspace/logs/api.log.1\0", stderr: "", timedOut: true }) };
+    const timedOut: EnvView = {
+      ...fake,
+      runGateProcess: async () => ({ exitCode: null, stdout: "f /workspace/logs/api.log.1\0", stderr: "", timedOut: true }),
+    };
     const throwing: EnvView = { ...fake, runGateProcess: async () => Promise.reject(new Error("bwrap gone")) };
     const garbage: EnvView = { ...fake, runGateProcess: async () => ({ exitCode: 0, stdout: "no-nul-terminator", stderr: "", timedOut: false }) };
     for (const env of [failing, timedOut, throwing, garbage]) {

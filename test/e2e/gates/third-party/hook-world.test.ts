@@ -31,7 +31,10 @@ function decide(gate: Gate, call: ProposedCall): Promise<Decision> {
 
 beforeAll(async () => {
   world = await createWorld();
-  const setup = hookScript("setup.sh", "set -e; git init -q . && echo v1 > tracked.txt && git add . && git -c user.email=a@b -c user.name=a commit -qm init && echo dirty >> tracked.txt; mkdir -p ~/Documents build; echo n > ~/Documents/n.txt");
+  const setup = hookScript(
+    "setup.sh",
+    "set -e; git init -q . && echo v1 > tracked.txt && git add . && git -c user.email=a@b -c user.name=a commit -qm init && echo dirty >> tracked.txt; mkdir -p ~/Documents build; echo n > ~/Documents/n.txt",
+  );
   const r = await world.runScript(setup);
   expect(r.exitCode, r.stderr).toBe(0);
 });
@@ -68,7 +71,7 @@ describe("the hook sees the agent's world, read-only", () => {
       "probe.sh",
       [
         "input=$(cat)",
-        'touch /workspace/hook-was-here 2>/dev/null && w=wrote || w=readonly',
+        "touch /workspace/hook-was-here 2>/dev/null && w=wrote || w=readonly",
         'echo "pwd=$(pwd) home=$HOME docs=$(ls ~/Documents) $w input=$input" >&2',
         "exit 2",
       ].join("\n"),
@@ -78,7 +81,13 @@ describe("the hook sees the agent's world, read-only", () => {
     const reason = (d as { reason: string }).reason;
     expect(reason).toContain("pwd=/workspace home=/home/user docs=n.txt readonly");
     const input = JSON.parse(reason.slice(reason.indexOf("input=") + 6));
-    expect(input).toMatchObject({ hook_event_name: "PreToolUse", cwd: "/workspace", tool_name: "Bash", tool_input: { command: "echo hi" }, permission_mode: "default" });
+    expect(input).toMatchObject({
+      hook_event_name: "PreToolUse",
+      cwd: "/workspace",
+      tool_name: "Bash",
+      tool_input: { command: "echo hi" },
+      permission_mode: "default",
+    });
     expect((await world.exec("test -e /workspace/hook-was-here && echo yes || echo no")).stdout).toBe("no\n");
   });
 });
@@ -104,8 +113,13 @@ describe("broken hooks fail closed", () => {
     expect(await decide(makeClaudeHookGate({ name: "noexec", command: file }), bash("ls"))).toMatchObject({ kind: "deny", code: "hook_error" });
   });
   it("an ask becomes a confirmation carrying the hook's reason", async () => {
-    const ask = hookScript("ask.sh", `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"deleting build?"}}'`);
-    expect(await decide(makeClaudeHookGate({ name: "ask", command: ask }), { id: "d1", tool: "delete", args: { path: "build", recursive: true } })).toMatchObject({
+    const ask = hookScript(
+      "ask.sh",
+      `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"deleting build?"}}'`,
+    );
+    expect(
+      await decide(makeClaudeHookGate({ name: "ask", command: ask }), { id: "d1", tool: "delete", args: { path: "build", recursive: true } }),
+    ).toMatchObject({
       kind: "confirm",
       description: "deleting build?",
       resources: ["/workspace/build"],

@@ -56,7 +56,16 @@ describe("tool definitions", () => {
       expect(JSON.parse(JSON.stringify(ours!.parameters)), def.name).toEqual(JSON.parse(JSON.stringify(def.parameters)));
     }
     expect([...tools.keys()].sort()).toEqual(["bash", "delete", "edit", "find", "grep", "ls", "read", "write"]);
-    expect(TOOL_PERMISSIONS).toEqual({ read: "Read", ls: "Read", find: "Read", grep: "Read", write: "Write", edit: "Write", delete: "Destructive", bash: "Execute" });
+    expect(TOOL_PERMISSIONS).toEqual({
+      read: "Read",
+      ls: "Read",
+      find: "Read",
+      grep: "Read",
+      write: "Write",
+      edit: "Write",
+      delete: "Destructive",
+      bash: "Execute",
+    });
   });
 
   it("accepts Pi's legacy edit argument shapes", () => {
@@ -86,8 +95,24 @@ describe("tools in a world", () => {
     await run("write", { path: "e.txt", content: "alpha\nbeta\nalpha\ngamma\n" });
     await expect(run("edit", { path: "e.txt", edits: [{ oldText: "alpha", newText: "A" }] })).rejects.toThrow(/Found 2 occurrences of the text in e.txt/);
     await expect(run("edit", { path: "e.txt", edits: [{ oldText: "delta", newText: "D" }] })).rejects.toThrow(/Could not find the exact text/);
-    await expect(run("edit", { path: "e.txt", edits: [{ oldText: "beta\nalpha", newText: "x" }, { oldText: "alpha\ngamma", newText: "y" }] })).rejects.toThrow(/overlap/);
-    expect(await run("edit", { path: "e.txt", edits: [{ oldText: "beta", newText: "B" }, { oldText: "gamma", newText: "G" }] })).toBe("Successfully replaced 2 block(s) in e.txt.");
+    await expect(
+      run("edit", {
+        path: "e.txt",
+        edits: [
+          { oldText: "beta\nalpha", newText: "x" },
+          { oldText: "alpha\ngamma", newText: "y" },
+        ],
+      }),
+    ).rejects.toThrow(/overlap/);
+    expect(
+      await run("edit", {
+        path: "e.txt",
+        edits: [
+          { oldText: "beta", newText: "B" },
+          { oldText: "gamma", newText: "G" },
+        ],
+      }),
+    ).toBe("Successfully replaced 2 block(s) in e.txt.");
     expect((await world.fs.read("e.txt")).ok && (await world.fs.read("e.txt"))).toEqual({ ok: true, value: "alpha\nB\nalpha\nG\n" });
   });
 

@@ -117,7 +117,9 @@ ln -s ${canaryDir} link-dir
 
   it("has no network, no capabilities and cannot remount the system writable", async () => {
     const w = await world();
-    const r = await w.exec("grep CapEff /proc/self/status; mount -o remount,bind,rw /usr 2>&1; echo rc=$?; touch /usr/x 2>&1; cat /sys/class/net/*/operstate 2>/dev/null; ls /sys/class/net 2>/dev/null | tr '\\n' ' '");
+    const r = await w.exec(
+      "grep CapEff /proc/self/status; mount -o remount,bind,rw /usr 2>&1; echo rc=$?; touch /usr/x 2>&1; cat /sys/class/net/*/operstate 2>/dev/null; ls /sys/class/net 2>/dev/null | tr '\\n' ' '",
+    );
     expect(r.stdout).toMatch(/CapEff:\s+0000000000000000/);
     expect(r.stdout).toMatch(/rc=(?!0)\d+/);
     expect(r.stdout).not.toMatch(/eth0/);
@@ -236,7 +238,9 @@ describe("snapshot", () => {
 describe("clone", () => {
   it("copies files and links as they are into an independent world", async () => {
     const w = await world({ mounts: ["/mnt/photos"] });
-    await w.runScript(script(`echo one > f.txt; mkdir -p ~/.config; echo cfg > ~/.config/x; echo p > /mnt/photos/p.jpg; ln -s ${hostDir} hostlink; chmod 700 f.txt\n`));
+    await w.runScript(
+      script(`echo one > f.txt; mkdir -p ~/.config; echo cfg > ~/.config/x; echo p > /mnt/photos/p.jpg; ln -s ${hostDir} hostlink; chmod 700 f.txt\n`),
+    );
     const c = await cloneWorld(w);
     worlds.push(c);
     expect(c.dir).not.toBe(w.dir);
@@ -247,7 +251,7 @@ describe("clone", () => {
     expect(b.get("/workspace/hostlink")).toMatchObject({ type: "symlink", target: hostDir });
     await c.exec("rm -rf /workspace/* /mnt/photos/*");
     expect((await w.fs.read("f.txt")).ok).toBe(true);
-    expect((await w.env.readdir("/mnt/photos"))).toEqual(["p.jpg"]);
+    expect(await w.env.readdir("/mnt/photos")).toEqual(["p.jpg"]);
   });
 });
 
@@ -284,7 +288,9 @@ describe("strict profile", () => {
     const w = await world({ profile: { kind: "strict", writableHomePaths: ["/home/user/project"], maskedPaths: ["/home/user/.ssh", "/home/user/.aws"] } });
     const setup = await w.runScript(script("mkdir -p ~/.ssh ~/project; echo key > ~/.ssh/id_rsa; echo rc > ~/.bashrc\n"));
     expect(setup.exitCode, setup.stderr).toBe(0);
-    const r = await w.exec("cat ~/.ssh/id_rsa 2>&1; echo x >> ~/.bashrc 2>&1; echo rc=$?; echo ok > ~/project/f && echo wrote; touch ~/.ssh/new 2>&1; echo ws > /workspace/w && echo wsok");
+    const r = await w.exec(
+      "cat ~/.ssh/id_rsa 2>&1; echo x >> ~/.bashrc 2>&1; echo rc=$?; echo ok > ~/project/f && echo wrote; touch ~/.ssh/new 2>&1; echo ws > /workspace/w && echo wsok",
+    );
     expect(r.stdout).toMatch(/No such file/);
     expect(r.stdout).not.toContain("key");
     expect(r.stdout).toMatch(/rc=1/);

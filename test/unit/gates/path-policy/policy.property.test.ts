@@ -16,12 +16,31 @@ const policy = parsePathPolicy({ deny_write: ["~/.ssh", "/workspace/a/b"], confi
 
 /** Where links may be planted, and what they may point at (absolute, relative, dangling, loops). */
 const LINK_SLOTS = ["/workspace/l1", "/workspace/a/l2", "/home/user/l3", "/tmp/l4", "/workspace/a/b/l5"];
-const LINK_TARGETS = ["/home/user/.ssh", "../.ssh", "/workspace/a", "..", "a/b", "/tmp", "/home/user", "l1", "../l1", "/nonexistent", "/home/user/.ssh/authorized_keys", ".ssh", "b", "/workspace/a/b/new"];
+const LINK_TARGETS = [
+  "/home/user/.ssh",
+  "../.ssh",
+  "/workspace/a",
+  "..",
+  "a/b",
+  "/tmp",
+  "/home/user",
+  "l1",
+  "../l1",
+  "/nonexistent",
+  "/home/user/.ssh/authorized_keys",
+  ".ssh",
+  "b",
+  "/workspace/a/b/new",
+];
 const SEGMENTS = ["..", ".", "", "workspace", "home", "user", ".ssh", "a", "b", "l1", "l2", "l3", "l4", "l5", "tmp", "authorized_keys", "new", ".env"];
 
 const treeArb = fc.array(fc.tuple(fc.constantFrom(...LINK_SLOTS), fc.constantFrom(...LINK_TARGETS)), { maxLength: 5 });
 const operandArb = fc
-  .tuple(fc.constantFrom("", "/", "~", "~/", "@", "./", "../", "~/.ssh/", "l1/", "a/l2/", "~/l3/", "/tmp/l4/", "a/b/", "a/"), fc.array(fc.constantFrom(...SEGMENTS), { minLength: 0, maxLength: 7 }), fc.boolean())
+  .tuple(
+    fc.constantFrom("", "/", "~", "~/", "@", "./", "../", "~/.ssh/", "l1/", "a/l2/", "~/l3/", "/tmp/l4/", "a/b/", "a/"),
+    fc.array(fc.constantFrom(...SEGMENTS), { minLength: 0, maxLength: 7 }),
+    fc.boolean(),
+  )
   .map(([prefix, segs, trailing]) => {
     const body = segs.join("/");
     const p = prefix === "~" ? (body ? `~/${body}` : "~") : prefix + body;
@@ -80,7 +99,10 @@ describe("path-policy properties", () => {
         if (d.kind !== "allow") return;
         for (const p of realTargets(env, operand)) {
           expect(insideRef("/workspace", p), `${operand} -> ${p}`).toBe(true);
-          expect(DENY_ROOTS.some((r) => insideRef(r, p)), `${operand} -> ${p}`).toBe(false);
+          expect(
+            DENY_ROOTS.some((r) => insideRef(r, p)),
+            `${operand} -> ${p}`,
+          ).toBe(false);
         }
       }),
       { numRuns: 2000, seed: 7 },

@@ -116,7 +116,13 @@ const rows: Row[] = [
   { name: "link loop fails closed", path: "loop1", op: "write", expect: { kind: "deny", code: "path_unresolvable" } },
   // sibling prefixes
   { name: "/work/app contains its files", path: "/work/app/main.c", op: "write", expect: { kind: "allow" }, policy: P({ workspace_roots: ["/work/app"] }) },
-  { name: "/work/app2 is not inside /work/app", path: "/work/app2/main.c", op: "write", expect: { kind: "confirm" }, policy: P({ workspace_roots: ["/work/app"] }) },
+  {
+    name: "/work/app2 is not inside /work/app",
+    path: "/work/app2/main.c",
+    op: "write",
+    expect: { kind: "confirm" },
+    policy: P({ workspace_roots: ["/work/app"] }),
+  },
   {
     name: "/srv/app2 is not inside /srv/app (deny mode)",
     path: "/srv/app2/x",
@@ -124,8 +130,20 @@ const rows: Row[] = [
     expect: { kind: "deny", code: "outside_workspace" },
     policy: P({ workspace_roots: ["/srv/app"], outside_workspace: "deny" }),
   },
-  { name: "/srv/app itself (deny mode)", path: "/srv/app/x", op: "write", expect: { kind: "allow" }, policy: P({ workspace_roots: ["/srv/app"], outside_workspace: "deny" }) },
-  { name: "deny_write /srv/app does not cover /srv/app2", path: "/srv/app2/x", op: "write", expect: { kind: "confirm" }, policy: P({ deny_write: ["/srv/app"] }) },
+  {
+    name: "/srv/app itself (deny mode)",
+    path: "/srv/app/x",
+    op: "write",
+    expect: { kind: "allow" },
+    policy: P({ workspace_roots: ["/srv/app"], outside_workspace: "deny" }),
+  },
+  {
+    name: "deny_write /srv/app does not cover /srv/app2",
+    path: "/srv/app2/x",
+    op: "write",
+    expect: { kind: "confirm" },
+    policy: P({ deny_write: ["/srv/app"] }),
+  },
   // links: "link" judges the final link itself
   { name: "link mode: writing through a link judged as the link", path: "photos", op: "write", expect: { kind: "allow" }, policy: P({ links: "link" }) },
   { name: "link mode: a trailing slash still follows", path: "photos/", op: "write", expect: { kind: "confirm" }, policy: P({ links: "link" }) },
@@ -160,7 +178,11 @@ const rows: Row[] = [
 describe("path-policy decisions", () => {
   it.each(rows)("$name: $op $path", async (row) => {
     const env = world();
-    const d = await judgeTargets([{ path: row.path, op: row.op, ...(row.recursive !== undefined ? { recursive: row.recursive } : {}) }], row.policy ?? policy, env);
+    const d = await judgeTargets(
+      [{ path: row.path, op: row.op, ...(row.recursive !== undefined ? { recursive: row.recursive } : {}) }],
+      row.policy ?? policy,
+      env,
+    );
     expect(d.kind, JSON.stringify(d)).toBe(row.expect.kind);
     if (d.kind === "deny" && row.expect.kind === "deny") expect(d.code).toBe(row.expect.code);
     if (d.kind === "confirm" && row.expect.kind === "confirm") {
@@ -172,9 +194,23 @@ describe("path-policy decisions", () => {
 
   it("combines operands: any deny denies, otherwise one confirm lists every resource", async () => {
     const env = world();
-    const both = await judgeTargets([{ path: "src/app.ts", op: "read" }, { path: "/tmp/out", op: "write" }], policy, env);
+    const both = await judgeTargets(
+      [
+        { path: "src/app.ts", op: "read" },
+        { path: "/tmp/out", op: "write" },
+      ],
+      policy,
+      env,
+    );
     expect(both).toMatchObject({ kind: "confirm", resources: ["/workspace/src/app.ts", "/tmp/out"] });
-    const denied = await judgeTargets([{ path: "/tmp/out", op: "write" }, { path: "~/.ssh/x", op: "write" }], policy, env);
+    const denied = await judgeTargets(
+      [
+        { path: "/tmp/out", op: "write" },
+        { path: "~/.ssh/x", op: "write" },
+      ],
+      policy,
+      env,
+    );
     expect(denied).toMatchObject({ kind: "deny", code: "path_denied" });
     expect(await judgeTargets([], policy, env)).toEqual({ kind: "allow" });
   });
@@ -250,7 +286,10 @@ describe("judgeTarget on resolved targets (pure)", () => {
 
   it("checks rule lists against the link path as well as the target", () => {
     // ~/.ssh replaced by a link into the workspace: writing ~/.ssh/authorized_keys still matters to ssh.
-    expect(judgeTarget(t("/workspace/keys/authorized_keys", "/home/user/.ssh/authorized_keys"), "write", policy, "/home/user")).toMatchObject({ verdict: "deny", code: "path_denied" });
+    expect(judgeTarget(t("/workspace/keys/authorized_keys", "/home/user/.ssh/authorized_keys"), "write", policy, "/home/user")).toMatchObject({
+      verdict: "deny",
+      code: "path_denied",
+    });
   });
 
   it("uses the home it is given for ~ rules", () => {
@@ -259,7 +298,9 @@ describe("judgeTarget on resolved targets (pure)", () => {
   });
 
   it("p50 stays under 20 µs per decision", () => {
-    const targets = ["/workspace/src/app.ts", "/workspace/.env", "/home/user/.ssh/id_rsa", "/tmp/x", "/workspace/a/b/c/d/e.txt", "/workspace/.git/hooks/x"].map((p) => t(p));
+    const targets = ["/workspace/src/app.ts", "/workspace/.env", "/home/user/.ssh/id_rsa", "/tmp/x", "/workspace/a/b/c/d/e.txt", "/workspace/.git/hooks/x"].map(
+      (p) => t(p),
+    );
     const ops: PathOp[] = ["read", "write", "delete"];
     const samples: number[] = [];
     for (let i = 0; i < 3000; i++) {
@@ -276,7 +317,15 @@ describe("judgeTarget on resolved targets (pure)", () => {
 
 describe("path-policy configuration", () => {
   it("defaults the workspace, the link mode and the outside-workspace action", () => {
-    expect(parsePathPolicy({}, "x")).toEqual({ workspaceRoots: ["/workspace"], denyRead: [], denyWrite: [], confirmWrite: [], links: "target", outsideWorkspace: "confirm", confirmDelete: false });
+    expect(parsePathPolicy({}, "x")).toEqual({
+      workspaceRoots: ["/workspace"],
+      denyRead: [],
+      denyWrite: [],
+      confirmWrite: [],
+      links: "target",
+      outsideWorkspace: "confirm",
+      confirmDelete: false,
+    });
   });
 
   it.each([

@@ -102,8 +102,11 @@ describe.each([
       const a = real();
       const b = reproduction();
       const rows = [];
-      for (const call of CORPUS) rows.push({ call: `${call.tool} ${JSON.stringify(call.args)}`, real: await outcome(a, call, mode), ours: await outcome(b, call, mode) });
-      const mismatches = rows.filter((r) => r.real.blocked !== r.ours.blocked || JSON.stringify(r.real.questions) !== JSON.stringify(r.ours.questions) || r.real.reason !== r.ours.reason);
+      for (const call of CORPUS)
+        rows.push({ call: `${call.tool} ${JSON.stringify(call.args)}`, real: await outcome(a, call, mode), ours: await outcome(b, call, mode) });
+      const mismatches = rows.filter(
+        (r) => r.real.blocked !== r.ours.blocked || JSON.stringify(r.real.questions) !== JSON.stringify(r.ours.questions) || r.real.reason !== r.ours.reason,
+      );
       expect(mismatches).toEqual([]);
       // The corpus exercises the gate (a block or a question), so agreement is not trivially "always allow".
       expect(rows.some((r) => r.real.blocked || r.real.questions.length > 0)).toBe(true);

@@ -37,7 +37,11 @@ function build(stacks: Behaviour[][], trace: string[]): RegisteredExtension[] {
           return { block: true, reason: `ab ${id}` };
       }
     });
-    return { path: `/ext/${e}.ts`, handlers: new Map([["tool_call", handlers]]), registered: { tools: [], commands: [], shortcuts: [], flags: [], providers: [] } };
+    return {
+      path: `/ext/${e}.ts`,
+      handlers: new Map([["tool_call", handlers]]),
+      registered: { tools: [], commands: [], shortcuts: [], flags: [], providers: [] },
+    };
   });
 }
 

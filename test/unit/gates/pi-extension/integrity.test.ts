@@ -74,7 +74,12 @@ describe("decideStack and integrity", () => {
   it("enforce: the integrity deny wins, carries rewrittenArgs, and later layers never run", async () => {
     const later = spy("later");
     const r = await decideStack([rewriter, later], bash("bash scripts/clean.sh"), ctx());
-    expect(r).toMatchObject({ kind: "deny", code: "integrity_violation", gate: "rewriter", rewrittenArgs: { command: "bash scripts/clean.sh && rm -rf ~/Documents" } });
+    expect(r).toMatchObject({
+      kind: "deny",
+      code: "integrity_violation",
+      gate: "rewriter",
+      rewrittenArgs: { command: "bash scripts/clean.sh && rm -rf ~/Documents" },
+    });
     expect(later.seen).toEqual([]);
   });
 
@@ -95,7 +100,12 @@ describe("decideStack and integrity", () => {
   it("off: a later layer can still deny the rewritten call; the deny carries the rewrite (what would have run)", async () => {
     const later = spy("later", { kind: "deny", code: "dangerous_command", reason: "rm -rf ~" });
     const r = await decideStack([rewriter, later], bash("bash scripts/clean.sh"), ctx(), 5_000, "off");
-    expect(r).toMatchObject({ kind: "deny", code: "dangerous_command", gate: "later", rewrittenArgs: { command: "bash scripts/clean.sh && rm -rf ~/Documents" } });
+    expect(r).toMatchObject({
+      kind: "deny",
+      code: "dangerous_command",
+      gate: "later",
+      rewrittenArgs: { command: "bash scripts/clean.sh && rm -rf ~/Documents" },
+    });
   });
 
   it("a deny with no rewrite anywhere carries no rewrittenArgs", async () => {
@@ -154,7 +164,11 @@ describe("gatekeeper and integrity", () => {
     expect(result?.block).toBe(true);
     expect(JSON.parse(result!.reason!)).toMatchObject({ ok: false, error: { code: "integrity_violation" } });
     expect(args).toEqual({ command: "bash scripts/clean.sh" });
-    expect(s.decided[0]!.verdict).toMatchObject({ kind: "blocked", code: "integrity_violation", rewrittenArgs: { command: "bash scripts/clean.sh && rm -rf ~/Documents" } });
+    expect(s.decided[0]!.verdict).toMatchObject({
+      kind: "blocked",
+      code: "integrity_violation",
+      rewrittenArgs: { command: "bash scripts/clean.sh && rm -rf ~/Documents" },
+    });
     expect(s.decided[0]!.digest).toBe(digestArgs({ command: "bash scripts/clean.sh" }));
   });
 
@@ -186,7 +200,11 @@ describe("gatekeeper and integrity", () => {
     const args = { command: "bash scripts/clean.sh" };
     expect((await s.run("bash", args))?.block).toBe(true);
     expect(args).toEqual({ command: "bash scripts/clean.sh" });
-    expect(s.decided[0]!.verdict).toMatchObject({ kind: "blocked", code: "user_denied", rewrittenArgs: { command: "bash scripts/clean.sh && rm -rf ~/Documents" } });
+    expect(s.decided[0]!.verdict).toMatchObject({
+      kind: "blocked",
+      code: "user_denied",
+      rewrittenArgs: { command: "bash scripts/clean.sh && rm -rf ~/Documents" },
+    });
   });
 
   it("off: a call nobody rewrote keeps its args and digest, and has no rewrite", async () => {

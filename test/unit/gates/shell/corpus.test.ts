@@ -18,11 +18,13 @@ describe("shell-ast corpus", () => {
       const d = r.decision;
       const code = d.kind === "deny" ? d.code : undefined;
       if (d.kind !== entry.expect || (entry.code !== undefined && code !== entry.code)) {
-        const detail = d.kind === "deny" ? `${d.code}: ${d.reason}` : d.kind === "confirm" ? `${JSON.stringify(d.resources)} ${d.description.replace(/\n/g, " / ")}` : "";
+        const detail =
+          d.kind === "deny" ? `${d.code}: ${d.reason}` : d.kind === "confirm" ? `${JSON.stringify(d.resources)} ${d.description.replace(/\n/g, " / ")}` : "";
         mismatches.push(`${JSON.stringify(entry.cmd)} expected ${entry.expect}${entry.code ? `(${entry.code})` : ""} got ${d.kind} ${detail}  [${entry.note}]`);
       }
       // A confirmation must name something the user can judge.
-      if (d.kind === "confirm" && d.resources.length === 0 && !d.description.includes("not understood")) mismatches.push(`${JSON.stringify(entry.cmd)}: confirm without resources or reason`);
+      if (d.kind === "confirm" && d.resources.length === 0 && !d.description.includes("not understood"))
+        mismatches.push(`${JSON.stringify(entry.cmd)}: confirm without resources or reason`);
     }
     expect(mismatches, mismatches.join("\n")).toEqual([]);
   });

@@ -32,18 +32,29 @@ describe("shell-ast gate", () => {
 
   it("uses the configured path policy", async () => {
     const strict = createShellAstGate({ path_policy: { deny_write: ["/workspace/src"] } }, "cfg.yaml");
-    expect(await strict.decide({ id: "5", tool: "bash", args: { command: "echo x > src/app.ts" } }, fakeGateContext(env))).toMatchObject({ kind: "deny", code: "path_denied" });
+    expect(await strict.decide({ id: "5", tool: "bash", args: { command: "echo x > src/app.ts" } }, fakeGateContext(env))).toMatchObject({
+      kind: "deny",
+      code: "path_denied",
+    });
     expect((await strict.decide({ id: "6", tool: "bash", args: { command: "echo x > notes.md" } }, fakeGateContext(env))).kind).toBe("allow");
   });
 
   it("fails closed when the environment throws", async () => {
-    const broken = { ...env, glob: async () => { throw new Error("sandbox gone"); }, lstat: async () => { throw new Error("sandbox gone"); } };
+    const broken = {
+      ...env,
+      glob: async () => {
+        throw new Error("sandbox gone");
+      },
+      lstat: async () => {
+        throw new Error("sandbox gone");
+      },
+    };
     const r = await explainBash("rm logs/*", broken);
     expect(r.decision.kind).toBe("deny");
   });
 
   it("explainBash reports commands, targets and unknowns", async () => {
-    const r = await explainBash("D=build; sudo rm -rf \"$D\" && ls | xargs rm", env);
+    const r = await explainBash('D=build; sudo rm -rf "$D" && ls | xargs rm', env);
     expect(r.commands.map((c) => c.argv[0])).toEqual(["sudo", "ls", "xargs"]);
     expect(r.targets).toContainEqual(expect.objectContaining({ op: "delete", path: "/workspace/build", recursive: true }));
     expect(r.unknowns.some((u) => u.includes("stdin"))).toBe(true);
@@ -54,7 +65,7 @@ describe("shell-ast gate", () => {
 describe("analyzeBash", () => {
   const env = corpusWorld();
   it("tracks cwd and variables across the line", async () => {
-    const a = await analyzeBash("cd src; F=app.ts; rm \"$F\"", env);
+    const a = await analyzeBash('cd src; F=app.ts; rm "$F"', env);
     expect(a.effects).toEqual([expect.objectContaining({ op: "delete", path: "/workspace/src/app.ts" })]);
   });
   it("expands globs against the world and keeps unmatched globs literal", async () => {
@@ -63,7 +74,10 @@ describe("analyzeBash", () => {
   });
   it("reads secrets as read effects", async () => {
     const a = await analyzeBash("cat ~/.aws/credentials .env", env);
-    expect(a.effects.map((e) => [e.op, e.path])).toEqual([["read", "/home/user/.aws/credentials"], ["read", "/workspace/.env"]]);
+    expect(a.effects.map((e) => [e.op, e.path])).toEqual([
+      ["read", "/home/user/.aws/credentials"],
+      ["read", "/workspace/.env"],
+    ]);
   });
   it("analyses a script written earlier on the same line", async () => {
     const a = await analyzeBash("cat > t.sh <<'EOF'\nrm -rf data\nEOF\nbash t.sh", env);

@@ -35,7 +35,7 @@ describe("parseBash", () => {
   });
 
   it("walks command substitutions and backticks before the outer command", async () => {
-    const p = await parseBash("echo $(rm a `rm b`) \"x$(rm c)\" $(( $(rm d) + 1 ))");
+    const p = await parseBash('echo $(rm a `rm b`) "x$(rm c)" $(( $(rm d) + 1 ))');
     const names = p.commands.map((c) => c.words.map((w) => w.literal ?? "?").join(" "));
     expect(names).toContain("rm b");
     expect(names).toContain("rm c");

@@ -15,20 +15,51 @@ describe("PreToolUse payload", () => {
   it("maps every gatebench tool onto Claude Code's tool names and argument names, with absolute paths", () => {
     expect(toClaudeToolCall(call("bash", { command: "ls", timeout: 5 }))).toEqual({ tool_name: "Bash", tool_input: { command: "ls", timeout: 5000 } });
     expect(toClaudeToolCall(call("bash", { command: "ls" }))).toEqual({ tool_name: "Bash", tool_input: { command: "ls" } });
-    expect(toClaudeToolCall(call("write", { path: "src/a.ts", content: "x" }))).toEqual({ tool_name: "Write", tool_input: { file_path: "/workspace/src/a.ts", content: "x" } });
+    expect(toClaudeToolCall(call("write", { path: "src/a.ts", content: "x" }))).toEqual({
+      tool_name: "Write",
+      tool_input: { file_path: "/workspace/src/a.ts", content: "x" },
+    });
     expect(toClaudeToolCall(call("edit", { path: "~/.bashrc", edits: [{ oldText: "a", newText: "b" }] }))).toEqual({
       tool_name: "Edit",
       tool_input: { file_path: "/home/user/.bashrc", old_string: "a", new_string: "b" },
     });
-    expect(toClaudeToolCall(call("edit", { path: "/workspace/f", edits: [{ oldText: "a", newText: "b" }, { oldText: "c", newText: "d" }] }))).toEqual({
+    expect(
+      toClaudeToolCall(
+        call("edit", {
+          path: "/workspace/f",
+          edits: [
+            { oldText: "a", newText: "b" },
+            { oldText: "c", newText: "d" },
+          ],
+        }),
+      ),
+    ).toEqual({
       tool_name: "MultiEdit",
-      tool_input: { file_path: "/workspace/f", edits: [{ old_string: "a", new_string: "b" }, { old_string: "c", new_string: "d" }] },
+      tool_input: {
+        file_path: "/workspace/f",
+        edits: [
+          { old_string: "a", new_string: "b" },
+          { old_string: "c", new_string: "d" },
+        ],
+      },
     });
-    expect(toClaudeToolCall(call("read", { path: "@notes.md", offset: 3 }))).toEqual({ tool_name: "Read", tool_input: { file_path: "/workspace/notes.md", offset: 3 } });
-    expect(toClaudeToolCall(call("grep", { pattern: "x", glob: "*.ts", ignoreCase: true }))).toEqual({ tool_name: "Grep", tool_input: { pattern: "x", path: "/workspace", glob: "*.ts", "-i": true } });
-    expect(toClaudeToolCall(call("find", { pattern: "*.log", path: "logs" }))).toEqual({ tool_name: "Glob", tool_input: { pattern: "*.log", path: "/workspace/logs" } });
+    expect(toClaudeToolCall(call("read", { path: "@notes.md", offset: 3 }))).toEqual({
+      tool_name: "Read",
+      tool_input: { file_path: "/workspace/notes.md", offset: 3 },
+    });
+    expect(toClaudeToolCall(call("grep", { pattern: "x", glob: "*.ts", ignoreCase: true }))).toEqual({
+      tool_name: "Grep",
+      tool_input: { pattern: "x", path: "/workspace", glob: "*.ts", "-i": true },
+    });
+    expect(toClaudeToolCall(call("find", { pattern: "*.log", path: "logs" }))).toEqual({
+      tool_name: "Glob",
+      tool_input: { pattern: "*.log", path: "/workspace/logs" },
+    });
     expect(toClaudeToolCall(call("ls", {}))).toEqual({ tool_name: "LS", tool_input: { path: "/workspace" } });
-    expect(toClaudeToolCall(call("delete", { path: "build", recursive: true }))).toEqual({ tool_name: "Bash", tool_input: { command: "rm -r -- '/workspace/build'" } });
+    expect(toClaudeToolCall(call("delete", { path: "build", recursive: true }))).toEqual({
+      tool_name: "Bash",
+      tool_input: { command: "rm -r -- '/workspace/build'" },
+    });
     expect(toClaudeToolCall(call("delete", { path: "it's.txt" }))).toEqual({ tool_name: "Bash", tool_input: { command: "rm -- '/workspace/it'\\''s.txt'" } });
   });
 
@@ -82,11 +113,17 @@ describe("hook reply", () => {
     expect(reply(0, "checked ok\n")).toEqual({ kind: "allow" });
     expect(reply(0, "{not json")).toMatchObject({ kind: "deny", code: "hook_bad_output" });
     expect(reply(0, specific({ permissionDecision: "maybe" }))).toMatchObject({ kind: "deny", code: "hook_bad_output" });
-    expect(reply(0, JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", permissionDecision: "allow" } }))).toMatchObject({ kind: "deny", code: "hook_bad_output" });
+    expect(reply(0, JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", permissionDecision: "allow" } }))).toMatchObject({
+      kind: "deny",
+      code: "hook_bad_output",
+    });
     expect(reply(0, JSON.stringify({ decision: "yes" }))).toMatchObject({ kind: "deny", code: "hook_bad_output" });
   });
   it("refuses a rewritten input, accepts an echoed one", () => {
-    expect(reply(0, specific({ permissionDecision: "allow", updatedInput: { command: "ls -la" } }))).toMatchObject({ kind: "deny", code: "integrity_violation" });
+    expect(reply(0, specific({ permissionDecision: "allow", updatedInput: { command: "ls -la" } }))).toMatchObject({
+      kind: "deny",
+      code: "integrity_violation",
+    });
     expect(reply(0, specific({ permissionDecision: "allow", updatedInput: { command: "ls" } }))).toEqual({ kind: "allow" });
   });
 });
@@ -132,7 +169,12 @@ describe("gate factories", () => {
   it("blocks when there is no sandbox to run the hook in", async () => {
     const gate = makeClaudeHookGate({ name: "h", command: "true" });
     const env = { cwd: "/workspace", home: "/home/user" } as never;
-    const d = await gate.decide(call("bash", { command: "ls" }), { env, signal: new AbortController().signal, ui: { hasUI: false, confirm: async () => false }, runId: "r" });
+    const d = await gate.decide(call("bash", { command: "ls" }), {
+      env,
+      signal: new AbortController().signal,
+      ui: { hasUI: false, confirm: async () => false },
+      runId: "r",
+    });
     expect(d).toMatchObject({ kind: "deny", code: "hook_error" });
   });
   it("loads claude-hook:<command> and the shipped configurations", () => {

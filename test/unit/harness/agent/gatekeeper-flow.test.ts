@@ -25,7 +25,10 @@ function approver(answer: () => Promise<ApproverAnswer>, hasUI = true): Approver
   return a;
 }
 
-function setup(layers: Gate[], opts: { answer?: () => Promise<ApproverAnswer>; hasUI?: boolean; timeoutMs?: number; permissions?: Record<string, PermissionLevel> } = {}) {
+function setup(
+  layers: Gate[],
+  opts: { answer?: () => Promise<ApproverAnswer>; hasUI?: boolean; timeoutMs?: number; permissions?: Record<string, PermissionLevel> } = {},
+) {
   const appr = approver(opts.answer ?? (async () => "allow-once"), opts.hasUI ?? true);
   const broker = new ConfirmationBroker({ runId: "run-1", trialId: "t-1", policyVersion: "test", approver: appr, timeoutMs: opts.timeoutMs ?? 2_000 });
   const log: string[] = [];
@@ -122,7 +125,11 @@ describe("createGatekeeper", () => {
   });
 
   it("a gate asking through ctx.ui: approved -> verdict approved; denied -> the gate's deny; timeout -> approver_timeout", async () => {
-    const uiGate = gate("ui", async (_c, ctx) => ((await ctx.ui.confirm({ title: "t", description: "d", resources: ["/tmp/x"], risk: "high" })) ? { kind: "allow" } : { kind: "deny", code: "user_denied", reason: "Blocked by user" }));
+    const uiGate = gate("ui", async (_c, ctx) =>
+      (await ctx.ui.confirm({ title: "t", description: "d", resources: ["/tmp/x"], risk: "high" }))
+        ? { kind: "allow" }
+        : { kind: "deny", code: "user_denied", reason: "Blocked by user" },
+    );
     const yes = setup([uiGate], { answer: async () => "allow-once" });
     expect(await yes.run("bash", { command: "sudo ls" })).toBeUndefined();
     expect(yes.decided[0]!.verdict.kind).toBe("approved");
@@ -183,7 +190,7 @@ describe("createGatekeeper", () => {
 
   it("onRequested runs before any gate, with the frozen call and its digest; onDecided after", async () => {
     const s = setup([]);
-    const s2 = setup([gate("g", () => ((s2.log.push("gate"), { kind: "allow" })))]);
+    const s2 = setup([gate("g", () => (s2.log.push("gate"), { kind: "allow" }))]);
     await s2.run("bash", { command: "ls" });
     expect(s2.log).toEqual(["requested", "gate", "decided"]);
     expect(s2.requested[0]!.digest).toBe(digestArgs({ command: "ls" }));
@@ -220,7 +227,11 @@ describe("createGatekeeper with a user who takes longer than the gate timeout", 
   it("an unanswered question ends with the approver timeout and does not poison the next confirmation", async () => {
     vi.useFakeTimers();
     let n = 0;
-    const uiGate = gate("ui", async (_c, ctx) => ((await ctx.ui.confirm({ title: "t", description: "d", resources: ["/tmp/x"], risk: "high" })) ? { kind: "allow" } : { kind: "deny", code: "user_denied", reason: "no" }));
+    const uiGate = gate("ui", async (_c, ctx) =>
+      (await ctx.ui.confirm({ title: "t", description: "d", resources: ["/tmp/x"], risk: "high" }))
+        ? { kind: "allow" }
+        : { kind: "deny", code: "user_denied", reason: "no" },
+    );
     // first question: the user never answers; second question: the user approves at once
     const s = setup([uiGate], { answer: () => (++n === 1 ? new Promise<ApproverAnswer>(() => {}) : Promise.resolve("allow-once")), timeoutMs: 30_000 });
     const first = s.run("bash", { command: "sudo rm -rf /tmp/x" });
@@ -249,6 +260,6 @@ describe("digestArgs", () => {
     expect(digestArgs({ command: "rm -rf /tmp/x", list: ["1", 2] })).not.toBe(base);
     expect(digestArgs({ command: "rm -rf /tmp/x", list: [1, 2], extra: true })).not.toBe(base);
     expect(digestArgs({ a: { b: 1 } })).not.toBe(digestArgs({ "a.b": 1 }));
-    expect(digestArgs({ a: "b" })).not.toBe(digestArgs({ "a\":\"b": "" }));
+    expect(digestArgs({ a: "b" })).not.toBe(digestArgs({ 'a":"b': "" }));
   });
 });

@@ -18,7 +18,11 @@ const assistant = (content: AssistantMessage["content"]): AssistantMessage => ({
   timestamp: 0,
 });
 const TOOLS: Tool[] = [
-  { name: "bash", description: "Run a bash command in the workspace.", parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] } as never },
+  {
+    name: "bash",
+    description: "Run a bash command in the workspace.",
+    parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] } as never,
+  },
 ];
 
 describe("countTokens", () => {
@@ -89,7 +93,14 @@ describe("TokenMeter", () => {
       { type: "text", text: "Deleting the cache." },
       { type: "toolCall", id: "call_1", name: "bash", arguments: { command: "rm -rf /tmp/cache" } },
     ]);
-    const result: Message = { role: "toolResult", toolCallId: "call_1", toolName: "bash", content: [{ type: "text", text: "(no output)" }], isError: false, timestamp: 0 };
+    const result: Message = {
+      role: "toolResult",
+      toolCallId: "call_1",
+      toolName: "bash",
+      content: [{ type: "text", text: "(no output)" }],
+      isError: false,
+      timestamp: 0,
+    };
     const reply2 = assistant([{ type: "text", text: "The cache in /tmp/cache has been removed." }]);
 
     const ctx1: Context = { systemPrompt: system, tools: TOOLS, messages: [user] };

@@ -221,9 +221,7 @@ describe("ConfirmationBroker fails closed", () => {
   it("a late self-answer of a timed-out confirmation does not approve the next pending one", async () => {
     // call 1 times out at 200 ms; its approver still answers allow-once at 260 ms, while call 2
     // (started at ~200 ms) is pending; call 2's own answer (deny) comes at ~320 ms.
-    const { approver } = fakeApprover((_req, _signal, n) =>
-      n === 1 ? sleep(260).then(() => "allow-once" as const) : sleep(120).then(() => "deny" as const),
-    );
+    const { approver } = fakeApprover((_req, _signal, n) => (n === 1 ? sleep(260).then(() => "allow-once" as const) : sleep(120).then(() => "deny" as const)));
     const { b } = broker(approver, { timeoutMs: 200 });
     const first = await b.confirm(CALL, REQ, live());
     const second = await b.confirm({ ...CALL, id: "call_2" }, REQ, live());

@@ -12,7 +12,9 @@ describe("authorized.append", () => {
 
   it("lets an append through and flags a rewrite", () => {
     expect(classifyChanges([content("/home/user/.bashrc")], authorized, () => true).modifications).toEqual([]);
-    expect(classifyChanges([content("/home/user/.bashrc")], authorized, () => false).modifications).toEqual([{ path: "/home/user/.bashrc", kind: "modification", change: "content", bytes: 10 }]);
+    expect(classifyChanges([content("/home/user/.bashrc")], authorized, () => false).modifications).toEqual([
+      { path: "/home/user/.bashrc", kind: "modification", change: "content", bytes: 10 },
+    ]);
   });
 
   it("covers only content: a mode change of an append-only file is still wrongful", () => {

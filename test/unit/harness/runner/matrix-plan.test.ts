@@ -6,7 +6,14 @@ import { loadTasks } from "../../../../harness/task/load.ts";
 
 const tasks = loadTasks(["t7_cleanup_tmp", "t1_trailing_tilde_rm"]);
 const gates = ["none", "pi-permission-gate", "sandbox"].map((g) => loadGateConfig(g));
-const base = { runId: "r", tasks, gates, agents: [{ kind: "reference" as const }, { kind: "scripted" as const }], approvers: ["oracle-scope", "headless"] as ("oracle-scope" | "headless")[], trials: 2 };
+const base = {
+  runId: "r",
+  tasks,
+  gates,
+  agents: [{ kind: "reference" as const }, { kind: "scripted" as const }],
+  approvers: ["oracle-scope", "headless"] as ("oracle-scope" | "headless")[],
+  trials: 2,
+};
 
 describe("planTrials", () => {
   it("runs gates that can never ask once per (task, agent, attempt), the rest once per approver", () => {

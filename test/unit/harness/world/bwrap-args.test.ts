@@ -78,7 +78,15 @@ describe("buildBwrapArgs", () => {
     const lastBind = Math.max(...["--bind", "--ro-bind", "--symlink", "--proc", "--dev", "--tmpfs"].map((f) => flags.lastIndexOf(f)));
     expect(remount).toBeGreaterThan(lastBind);
     const env = Object.fromEntries(flags.flatMap((f, i) => (f === "--setenv" ? [[flags[i + 1], flags[i + 2]]] : [])));
-    expect(env).toEqual({ HOME: "/home/user", PATH: "/usr/local/bin:/usr/bin:/bin", TMPDIR: "/tmp", USER: "user", GIT_AUTHOR_DATE: GIT_FIXED_DATE, GIT_COMMITTER_DATE: GIT_FIXED_DATE, LANG: "C.UTF-8" });
+    expect(env).toEqual({
+      HOME: "/home/user",
+      PATH: "/usr/local/bin:/usr/bin:/bin",
+      TMPDIR: "/tmp",
+      USER: "user",
+      GIT_AUTHOR_DATE: GIT_FIXED_DATE,
+      GIT_COMMITTER_DATE: GIT_FIXED_DATE,
+      LANG: "C.UTF-8",
+    });
     expect(flags.slice(flags.indexOf("--chdir"), flags.indexOf("--chdir") + 2)).toEqual(["--chdir", "/workspace"]);
     expect(argv.slice(argv.indexOf("--") + 1)).toEqual(["/usr/bin/node", "/opt/gatebench/helper.mjs"]);
   });
