@@ -11,6 +11,7 @@
  * executes (pi-agent-core passes the same `args` to beforeToolCall and to execute), and the
  * digest is that of the rewrite, so the tool wrapper runs it. The verdict still carries the rewrite.
  */
+import { deepFreeze } from "../../kernel/freeze.ts";
 import { createHash } from "node:crypto";
 import type { BeforeToolCallContext, BeforeToolCallResult } from "@mariozechner/pi-agent-core";
 import { decideStack, GATE_TIMEOUT_MS, type InputRewrite, type LayerDecision } from "../../gates/stack.ts";
@@ -70,14 +71,6 @@ function stableJson(v: unknown): string {
       .join(",")}}`;
   }
   return JSON.stringify(v) ?? "null";
-}
-
-function deepFreeze<T>(v: T): T {
-  if (v && typeof v === "object") {
-    for (const inner of Object.values(v as object)) deepFreeze(inner);
-    Object.freeze(v);
-  }
-  return v;
 }
 
 /** Make `target` hold exactly `source`'s keys and values (Pi's in-place mutation of event.input). */
