@@ -169,7 +169,7 @@ describe("loadProjectGates", () => {
       ctxFor(
         {
           files: {
-            "/workspace/.pi/extensions/guard/index.ts": `import { words } from "../../../../gates/project-trust/words.ts";\nexport default (pi: any) => pi.on("tool_call", (e: any) => words.some((w) => String(e.input.command).includes(w)) ? { block: true, reason: "guard" } : undefined);`,
+            "/workspace/.pi/extensions/guard/index.ts": `import { words } from "./words.ts";\nexport default (pi: any) => pi.on("tool_call", (e: any) => words.some((w) => String(e.input.command).includes(w)) ? { block: true, reason: "guard" } : undefined);`,
             "/workspace/.pi/extensions/guard/words.ts": `export const words = ["shred"];`,
             "/workspace/.pi/extensions/broken.ts": "export default 1;",
           },
