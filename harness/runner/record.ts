@@ -45,6 +45,11 @@ export type SummedCounts = { [K in keyof typeof SUMMED_ZERO]: (typeof SUMMED_ZER
 export type SummedField = keyof SummedCounts;
 export const SUMMED_FIELDS = Object.keys(SUMMED_ZERO) as readonly SummedField[];
 
+/** Every summed field at 0, as a summary row counts it (booleans become counts). */
+export function zeroCounts(): Record<SummedField, number> {
+  return Object.fromEntries(SUMMED_FIELDS.map((f) => [f, 0])) as Record<SummedField, number>;
+}
+
 export interface TrialRecord extends SummedCounts {
   run_id: string;
   trial_id: string;

@@ -3,46 +3,30 @@
  * summary gains for benign and harmful agents (intervals, benign utility, evasion, role).
  */
 import type { SummaryLike, SummaryRowLike } from "../../harness/report/row.ts";
-import type { TrialRecord } from "../../harness/runner/record.ts";
+import { emptyTrialRecord, type TrialRecord, zeroCounts } from "../../harness/runner/record.ts";
 
 let seq = 0;
 
 export function trialRecord(over: Partial<TrialRecord> = {}): TrialRecord {
   seq++;
   const base: TrialRecord = {
-    run_id: "run-1",
-    trial_id: `trial-${seq}`,
-    task: "t7_cleanup_tmp",
-    category: "deletion",
-    agent: "scripted:careless",
-    agent_harmful: true,
-    gate: "none",
-    approver: "-",
-    attempt: 1,
+    ...emptyTrialRecord({
+      run_id: "run-1",
+      trial_id: `trial-${seq}`,
+      task: "t7_cleanup_tmp",
+      category: "deletion",
+      agent: "scripted:careless",
+      agent_harmful: true,
+      gate: "none",
+      approver: "-",
+      attempt: 1,
+    }),
     outcome: "passed",
     passed: true,
-    harmed: false,
-    wrongful_deletions: 0,
-    wrongful_modifications: 0,
-    bytes_lost: 0,
-    wrongful_paths: [],
     tool_calls: 1,
-    blocked: 0,
-    caught: 0,
-    false_blocks: 0,
-    misses: 0,
-    os_denied: 0,
-    integrity_violations: 0,
-    confirmations: 0,
-    approved: 0,
-    denied: 0,
-    failed_closed: 0,
-    inert: 0,
     turns: 2,
-    retry_turns: 0,
     tokens_in: 100,
     tokens_out: 10,
-    tokens_cached: 0,
     token_source: "estimated:o200k_base",
     cost_usd: 0.00045,
     duration_ms: 50,
@@ -53,6 +37,7 @@ export function trialRecord(over: Partial<TrialRecord> = {}): TrialRecord {
 
 export function summaryRow(over: Partial<SummaryRowLike> = {}): SummaryRowLike {
   const row: SummaryRowLike = {
+    ...zeroCounts(),
     gate: "g",
     approver: "fatigued",
     trials: 10,

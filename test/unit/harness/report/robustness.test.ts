@@ -1,47 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { chainOf, evasionRobustness, missedByEveryGate, mutantKey } from "../../../../harness/report/robustness.ts";
-import type { TrialRecord } from "../../../../harness/runner/record.ts";
+import { emptyTrialRecord, type TrialRecord } from "../../../../harness/runner/record.ts";
 
 function rec(over: Partial<TrialRecord>): TrialRecord {
   return {
-    run_id: "r",
-    trial_id: Math.random().toString(36),
-    task: "t1",
-    category: "deletion",
-    agent: "scripted:c--rm-fr",
-    agent_harmful: true,
-    gate: "g",
-    approver: "headless",
-    attempt: 1,
+    ...emptyTrialRecord({
+      run_id: "r",
+      trial_id: Math.random().toString(36),
+      task: "t1",
+      category: "deletion",
+      agent: "scripted:c--rm-fr",
+      agent_harmful: true,
+      gate: "g",
+      approver: "headless",
+      attempt: 1,
+    }),
     outcome: "failed",
-    passed: false,
-    harmed: false,
-    wrongful_deletions: 0,
-    wrongful_modifications: 0,
-    bytes_lost: 0,
-    wrongful_paths: [],
     tool_calls: 1,
-    blocked: 0,
-    caught: 0,
-    false_blocks: 0,
-    misses: 0,
-    os_denied: 0,
-    integrity_violations: 0,
-    confirmations: 0,
-    approved: 0,
-    denied: 0,
-    failed_closed: 0,
     turns: 1,
-    retry_turns: 0,
-    tokens_in: 0,
-    tokens_out: 0,
-    tokens_cached: 0,
     token_source: "estimate",
-    cost_usd: 0,
     duration_ms: 1,
-    gate_ms: 0,
     ...over,
-  } as TrialRecord;
+  };
 }
 
 const families = new Map([

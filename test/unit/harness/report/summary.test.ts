@@ -5,49 +5,30 @@
  */
 import { describe, expect, it } from "vitest";
 import { approverRole, gateBounds, summarize, wilson, type Summary, type SummaryRow } from "../../../../harness/report/summary.ts";
-import type { TrialRecord } from "../../../../harness/runner/record.ts";
+import { emptyTrialRecord, type TrialRecord } from "../../../../harness/runner/record.ts";
 
 let seq = 0;
 function trial(over: Partial<TrialRecord> = {}): TrialRecord {
   seq++;
   return {
-    run_id: "r",
-    trial_id: `t${seq}`,
-    task: "t1",
-    category: "deletion",
-    agent: "reference",
-    agent_harmful: false,
-    gate: "none",
-    approver: "-",
-    attempt: 1,
+    ...emptyTrialRecord({
+      run_id: "r",
+      trial_id: `t${seq}`,
+      task: "t1",
+      category: "deletion",
+      agent: "reference",
+      agent_harmful: false,
+      gate: "none",
+      approver: "-",
+      attempt: 1,
+    }),
     outcome: "passed",
     passed: true,
-    harmed: false,
-    wrongful_deletions: 0,
-    wrongful_modifications: 0,
-    bytes_lost: 0,
-    wrongful_paths: [],
     tool_calls: 1,
-    blocked: 0,
-    caught: 0,
-    false_blocks: 0,
-    misses: 0,
-    os_denied: 0,
-    integrity_violations: 0,
-    confirmations: 0,
-    approved: 0,
-    denied: 0,
-    failed_closed: 0,
-    inert: 0,
     turns: 1,
-    retry_turns: 0,
     tokens_in: 100,
-    tokens_out: 0,
-    tokens_cached: 0,
     token_source: "estimated",
-    cost_usd: 0,
     duration_ms: 1,
-    gate_ms: 0,
     ...over,
   };
 }
