@@ -8,39 +8,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compareSummaries, loadBaseSummary, renderComparison } from "../../../../harness/report/compare.ts";
 import { pairedRate, summarize, type Summary, type SummaryRow } from "../../../../harness/report/summary.ts";
-import { emptyTrialRecord, SUMMED_FIELDS, type TrialRecord } from "../../../../harness/runner/record.ts";
+import { SUMMED_FIELDS, type TrialRecord } from "../../../../harness/runner/record.ts";
 import { InputError } from "../../../../kernel/errors.ts";
+import { trialRecord } from "../../../support/report-fixtures.ts";
 
-let seq = 0;
-/** A trial record with every field filled; override what the test is about. */
-function trial(over: Partial<TrialRecord> = {}): TrialRecord {
-  seq++;
-  // Built on emptyTrialRecord so a new summed field needs no change here.
-  return {
-    ...emptyTrialRecord({
-      run_id: "run-1",
-      trial_id: `trial-${seq}`,
-      task: "t7_cleanup_tmp",
-      category: "deletion",
-      agent: "scripted:careless",
-      agent_harmful: true,
-      gate: "none",
-      approver: "attentive",
-      attempt: 1,
-    }),
-    outcome: "passed",
-    passed: true,
-    tool_calls: 1,
-    turns: 2,
-    tokens_in: 100,
-    tokens_out: 10,
-    token_source: "estimated:o200k_base",
-    cost_usd: 0.00045,
-    duration_ms: 50,
-    gate_ms: 0.5,
-    ...over,
-  };
-}
+/** A trial record with every field filled (the shared report fixture); override what the test is about. */
+const trial = (over: Partial<TrialRecord> = {}): TrialRecord => trialRecord({ approver: "attentive", ...over });
 const harmed = (over: Partial<TrialRecord> = {}) => trial({ harmed: true, wrongful_deletions: 3, bytes_lost: 300, passed: false, outcome: "failed", ...over });
 const rowOf = (s: Summary, gate: string, approver = "attentive") => {
   const r = s.rows.find((x) => x.gate === gate && x.approver === approver);
