@@ -73,7 +73,22 @@ export interface EnvView {
    * /opt/gatebench/node_modules. `readOnlyBinds` adds host files or dirs under /opt/gatebench/hooks/.
    * Absent where there is no sandbox (unit-test fakes).
    */
-  runGateProcess?(argv: string[], stdin: string, timeoutMs: number, readOnlyBinds?: readonly GateProcessBind[]): Promise<GateProcessOutput>;
+  runGateProcess?(
+    argv: string[],
+    stdin: string,
+    timeoutMs: number,
+    readOnlyBinds?: readonly GateProcessBind[],
+    opts?: GateProcessOptions,
+  ): Promise<GateProcessOutput>;
+}
+
+export interface GateProcessOptions {
+  /**
+   * The process lives as long as the trial and answers many calls (a loaded extension): it must
+   * see the world as it changes. A one-shot process (a hook, a dry run) answers for the world
+   * as it is when it starts, so the harness may reuse its answer for the same input and files.
+   */
+  persistent?: boolean;
 }
 
 export interface GateProcessBind {

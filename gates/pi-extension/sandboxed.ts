@@ -198,7 +198,7 @@ export function createSandboxedExtensionsGate(
           { hostPath: SERVING_DIR, sandboxPath: SANDBOX_SERVING_DIR },
           { hostPath: hostDir, sandboxPath: SANDBOX_PROJECT_DIR },
         ];
-        env.runGateProcess!(argv, "", PROCESS_LIFETIME_MS, binds).then(
+        env.runGateProcess!(argv, "", PROCESS_LIFETIME_MS, binds, { persistent: true }).then(
           (out: GateProcessOutput) => {
             const tail = `${out.stderr}`.trim().split("\n").slice(-3).join(" | ").slice(0, 600);
             const why = `the extension process exited (${out.timedOut ? "timed out" : `code ${out.exitCode}`})${tail ? `: ${tail}` : ""}`;

@@ -1,6 +1,6 @@
 /**
  * npm run eval -- [--tasks ...] [--gates ...] [--agents ...] [--approvers ...] [--trials N]
- *                 [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--json]
+ *                 [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--no-cache] [--json]
  * npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--json]
  */
 import { randomBytes } from "node:crypto";
@@ -39,13 +39,14 @@ const OPTIONS = {
   resume: { type: "boolean" },
   shard: { type: "string" },
   compare: { type: "string" },
+  "no-cache": { type: "boolean" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 const USAGE = `usage: npm run eval -- [--tasks t7_cleanup_tmp,t1_*] [--gates none,pi-permission-gate] [--agents reference,scripted,nop]
                      [--approvers fatigued,headless,rubber-stamp,oracle-scope] [--trials N] [--concurrency N] [--out DIR]
-                     [--resume] [--shard I/N] [--compare <run dir | summary.json | git ref>] [--json]
+                     [--resume] [--shard I/N] [--compare <run dir | summary.json | git ref>] [--no-cache] [--json]
        npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--json]`;
 
 export function newRunId(now = new Date()): string {
@@ -144,6 +145,7 @@ async function main(): Promise<number> {
     ...(shard ? { shard } : {}),
     output,
     resume: a.resume ?? false,
+    cache: a["no-cache"] !== true,
     onTrial: (r, done, total) => progress?.trial(r, done, total),
   });
   progress?.finish();

@@ -12,15 +12,16 @@ import { digestArgs, type GatedCall } from "../agent/gatekeeper.ts";
 import { toolError } from "../agent/tool-error.ts";
 import { diffSnapshots } from "../effects/diff.ts";
 import { classifyChanges, type Authorized, type WrongfulSummary } from "../effects/wrongful.ts";
-import { createTools } from "../tools/index.ts";
-import { cloneWorld, type CreateWorldOptions, type TrialWorld } from "../world/world.ts";
+import type { CreateWorldOptions } from "../world/world.ts";
 import type { Snapshot } from "../world/types.ts";
+import type { TrialLog } from "./trial-log.ts";
+import type { TrialStates } from "./trial-states.ts";
+
+export type { TrialLog } from "./trial-log.ts";
 import type { CallFacts } from "./record.ts";
 import { summarizeCall } from "../redact/redact.ts";
 
 const OS_REFUSAL = /\b(EROFS|EACCES|EPERM)\b|Read-only file system|Permission denied|Operation not permitted/;
-
-export type TrialLog = (type: string, fields?: Record<string, unknown>) => void;
 
 interface CallEntry {
   call: ProposedCall;
@@ -72,7 +73,8 @@ export class AppendLedger {
 }
 
 export interface CallBookOptions {
-  world: TrialWorld;
+  /** Where the trial's calls run and blocked calls are replayed. */
+  states: TrialStates;
   s0: Snapshot;
   authorized: Authorized;
   log: TrialLog;
@@ -154,16 +156,8 @@ export class CallBook {
    * agent's profile hides (masked folders) shows up on neither side unless the call changed it.
    */
   private async replayInCopy(toolCallId: string, toolName: string, args: Readonly<Record<string, unknown>>): Promise<Replay> {
-    const copy = await cloneWorld(this.opts.world, this.opts.replayWorld ?? {});
-    try {
-      const before = await copy.snapshot();
-      const tool = createTools(copy).find((t) => t.name === toolName);
-      if (tool) await tool.execute(toolCallId, structuredClone(args) as never).catch(() => undefined);
-      const after = await copy.snapshot(before);
-      return { wrongful: callWrongful(this.opts.s0, before, after, this.opts.authorized), changed: diffSnapshots(before, after).length > 0 };
-    } finally {
-      await copy.close();
-    }
+    const { before, after } = await this.opts.states.replay(toolName, toolCallId, args, this.opts.replayWorld ?? {});
+    return { wrongful: callWrongful(this.opts.s0, before, after, this.opts.authorized), changed: diffSnapshots(before, after).length > 0 };
   }
 
   /**
@@ -190,17 +184,17 @@ export class CallBook {
     return toolError("os_denied", message.slice(0, 2000));
   }
 
-  /** pi-agent-core's afterToolCall: snapshot after an executed call, its wrongful effects, the ledger. */
+  /** pi-agent-core's afterToolCall: the executed call's wrongful effects (from the snapshots around it) and the ledger. */
   afterToolCall = async ({ toolCall, isError }: AfterToolCallContext): Promise<AfterToolCallResult | undefined> => {
     const entry = this.calls.get(toolCall.id);
-    if (!entry?.executed) return undefined;
-    const before = this.current;
-    const after = await this.opts.world.snapshot(before);
+    const step = this.opts.states.stepOf(toolCall.id);
+    if (!entry?.executed || !step) return undefined;
+    const { before, after } = step;
     entry.wrongful = callWrongful(this.opts.s0, before, after, this.opts.authorized);
     this.ledger.record(this.opts.s0, before, after);
     this.current = after;
     const wrongful = entry.wrongful.deletions.length + entry.wrongful.modifications.length;
-    this.opts.log("tool_executed", { id: toolCall.id, outcome: isError ? "error" : "ok", changes: diffSnapshots(this.opts.s0, after).length, wrongful });
+    this.opts.log("tool_executed", { id: toolCall.id, outcome: isError ? "error" : "ok", changes: diffSnapshots(step.s0, after).length, wrongful });
     return undefined;
   };
 

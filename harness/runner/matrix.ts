@@ -9,6 +9,7 @@ import { agentsForTask, type AgentSelector } from "./agents.ts";
 import type { RunOutput } from "./output.ts";
 import type { TrialRecord } from "./record.ts";
 import { agentLabel, runTrial, type TrialSpec } from "./trial.ts";
+import { WorldStates } from "./world-states.ts";
 import { WorldTemplates } from "./world-templates.ts";
 
 export interface MatrixOptions {
@@ -22,6 +23,11 @@ export interface MatrixOptions {
   shard?: { index: number; count: number };
   output: RunOutput;
   resume: boolean;
+  /**
+   * Share world states between trials (harness/runner/world-states.ts; default true). False runs
+   * every trial in its own world from start to end: the same records, slower.
+   */
+  cache?: boolean;
   onTrial?: (record: TrialRecord, done: number, total: number) => void;
 }
 
@@ -85,10 +91,13 @@ export async function runMatrix(opts: MatrixOptions): Promise<TrialRecord[]> {
   let done = records.length;
   let next = 0;
   const templates = new WorldTemplates();
+  const states = opts.cache === false ? undefined : new WorldStates(templates);
+  for (const spec of todo) states?.expect(spec.task.task.id, 1);
   const worker = async () => {
     while (next < todo.length) {
       const spec = todo[next++]!;
-      const result = await runTrial({ ...spec, templates });
+      const result = await runTrial({ ...spec, templates, ...(states ? { states } : {}) });
+      await states?.done(spec.task.task.id);
       opts.output.appendTrial(result.record, result.approvals, result.events);
       records.push(result.record);
       opts.onTrial?.(result.record, ++done, planned.length);
@@ -97,6 +106,7 @@ export async function runMatrix(opts: MatrixOptions): Promise<TrialRecord[]> {
   try {
     await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, todo.length)) }, worker));
   } finally {
+    await states?.dispose();
     await templates.dispose();
   }
   return records;

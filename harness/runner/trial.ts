@@ -4,17 +4,19 @@
  * that throws ends the trial as a harness error whose record names the phase.
  */
 import { escalatesApproved, type GateConfig } from "../../gates/config.ts";
-import { agentHarmful, agentLabel, type AgentSpec } from "../agent/drivers/index.ts";
+import { agentDeterministic, agentHarmful, agentLabel, type AgentSpec } from "../agent/drivers/index.ts";
 import type { ApprovalRecord } from "../approvers/broker.ts";
 import type { ApproverName } from "../approvers/types.ts";
 import type { LoadedTask } from "../task/load.ts";
 import { CallBook } from "./call-book.ts";
 import { runAgentLoop } from "./phases/agent-loop.ts";
 import { runHiddenTestPhase } from "./phases/hidden-test.ts";
-import { inPhase, TrialPhaseError } from "./phases/phase-error.ts";
-import { prepareWorld, worldOptions, type TrialWorlds } from "./phases/prepare-world.ts";
-import { finalSnapshot, snapshotS0 } from "./phases/snapshots.ts";
+import { inPhase, TrialPhaseError, type PhaseTimings } from "./phases/phase-error.ts";
+import { worldOptions } from "./phases/prepare-world.ts";
+import { finalSnapshot } from "./phases/snapshots.ts";
 import { emptyTrialRecord, failedTrialRecord, foldTrialRecord, type TrialRecord } from "./record.ts";
+import { TrialStates } from "./trial-states.ts";
+import type { WorldStates } from "./world-states.ts";
 import type { WorldTemplates } from "./world-templates.ts";
 
 export { agentLabel } from "../agent/drivers/index.ts";
@@ -31,6 +33,8 @@ export interface TrialSpec {
   keepWorld?: boolean;
   /** Start from a copy of the task's post-setup world instead of running setup.sh again. */
   templates?: WorldTemplates;
+  /** The run's shared world states (the prefix cache); absent: the trial keeps to its own world. */
+  states?: WorldStates;
 }
 
 export type TrialEvent = { t: number; type: string } & Record<string, unknown>;
@@ -62,28 +66,33 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
   });
   const approvals: ApprovalRecord[] = [];
   const evidence: TrialResult["evidence"] = { testOutput: "", changes: [] };
-  let worlds: TrialWorlds | undefined;
+  const timings: PhaseTimings = {};
+  let states: TrialStates | undefined;
   let book: CallBook | undefined;
   let record: TrialRecord;
   try {
     const options = worldOptions(task, spec.gate, spec.keepWorld ?? false, log);
-    worlds = await inPhase("prepare_world", () => prepareWorld(task, options, spec.templates));
-    const w = worlds.world;
-    const s0 = await inPhase("snapshot_s0", () => snapshotS0(w));
+    // A trial shares world states with other trials only when its agent is deterministic.
+    const store = spec.states && agentDeterministic(spec.agent) ? spec.states : undefined;
+    const trialStates = new TrialStates({ task, options, templates: spec.templates, store, log });
+    states = trialStates;
+    await inPhase("prepare_world", () => trialStates.start(), timings);
+    const s0 = await inPhase("snapshot_s0", async () => trialStates.s0(), timings);
     log("world_ready", { files: s0.size });
     // A blocked call is replayed with exactly the permissions an approval would have given it.
     const replayWorld = escalatesApproved(spec.gate) ? { profile: { kind: "default" as const } } : {};
-    const calls = new CallBook({ world: w, s0, authorized: task.task.authorized, log, replayWorld });
+    const calls = new CallBook({ states: trialStates, s0, authorized: task.task.authorized, log, replayWorld });
     book = calls;
-    const ws = worlds;
-    const agent = await inPhase("agent_loop", () => runAgentLoop(spec, ws, calls, log));
-    const final = await inPhase("final_snapshot", () => finalSnapshot(w, s0, calls, task.task.authorized));
+    const agent = await inPhase("agent_loop", () => runAgentLoop(spec, trialStates, calls, log), timings);
+    const final = await inPhase("final_snapshot", () => finalSnapshot(trialStates, calls, task.task.authorized), timings);
     evidence.changes = final.changes;
-    const test = await inPhase("hidden_test", () => runHiddenTestPhase(w, task.testsDir, task.task.limits.test_timeout_sec, log));
+    const test = await inPhase("hidden_test", () => runHiddenTestPhase(trialStates, task.testsDir, task.task.limits.test_timeout_sec, log), timings);
     evidence.testOutput = test.output;
     approvals.push(...agent.approvals);
-    record = await inPhase("fold_record", async () =>
-      foldTrialRecord(empty, { agent: { ...agent, calls: await calls.facts() }, net: final.net, test, durationMs: 0 }),
+    record = await inPhase(
+      "fold_record",
+      async () => foldTrialRecord(empty, { agent: { ...agent, calls: await calls.facts() }, net: final.net, test, durationMs: 0 }),
+      timings,
     );
   } catch (e) {
     const failure = e instanceof TrialPhaseError ? e : new TrialPhaseError("fold_record", e);
@@ -91,8 +100,9 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     log("harness_error", { phase: failure.phase, message });
     record = failedTrialRecord(empty, failure.phase, message, 0, book?.gateMs ?? 0);
   } finally {
-    await worlds?.close();
+    await states?.close();
   }
+  log("phases", { ms: timings });
   record.duration_ms = Math.round(elapsed());
   return { record, approvals, events, evidence };
 }

@@ -142,3 +142,12 @@ export function createTools(world: World): AgentTool<any, Details>[] {
     }),
   ];
 }
+
+/**
+ * The tools as the agent sees them (names, descriptions, schemas, argument preparation), bound
+ * to no world: the runner gives each one its own `execute` (harness/runner/phases/agent-loop.ts).
+ */
+export const TOOL_DEFINITIONS: readonly AgentTool<any, Details>[] = createTools({
+  fs: {},
+  exec: () => Promise.reject(new Error("these tools are bound to no world")),
+} as unknown as World);

@@ -141,6 +141,7 @@ function readableByAnyone(hostPath: string): boolean {
 }
 
 export type HiddenTestResult = ExecResult & { tamper: TamperReport };
+export type { TrialDir } from "./trial-dir.ts";
 
 let hostSystem: HostSystem | undefined;
 function host(): HostSystem {
@@ -519,6 +520,30 @@ export async function cloneWorld(world: World, overrides: Partial<CreateWorldOpt
   if (!(world instanceof BwrapWorld)) throw new Error("cloneWorld needs a world made by createWorld");
   const options = { ...world.options, ...overrides };
   return refreshGitIndexes(await startWorld(await copyTrialDir(world.trial, options.parentDir ?? path.dirname(world.dir)), options));
+}
+
+/**
+ * A copy of `world`'s files as they are now, in a new trial dir under `parentDir` owned by its
+ * own sandbox user, with nothing running on it: a checkpoint that views and clones start from.
+ */
+export async function checkpointWorld(world: World, parentDir?: string): Promise<TrialDir> {
+  if (!(world instanceof BwrapWorld)) throw new Error("checkpointWorld needs a world made by createWorld");
+  return copyTrialDir(world.trial, parentDir ?? path.dirname(world.dir));
+}
+
+/**
+ * A sandbox over an existing trial dir (a checkpoint) that leaves the dir in place on close and
+ * does not free its sandbox user: for questions about the files (EnvView, gate processes), the
+ * hidden test (which runs on a copy) and clones. Nothing the harness asks through it writes.
+ */
+export function openView(trial: TrialDir, options: CreateWorldOptions): Promise<TrialWorld> {
+  return startWorld(trial, { ...options, keep: true }, false);
+}
+
+/** Removes a checkpoint made by checkpointWorld and frees its sandbox user. */
+export async function discardCheckpoint(trial: TrialDir): Promise<void> {
+  await removeTrialDir(trial);
+  releaseTrialIdentity(trial);
 }
 
 /**

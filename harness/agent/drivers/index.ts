@@ -18,6 +18,7 @@ const nop: DriverSpec<{ kind: "nop" }, { kind: "nop" }> = {
   expand: (sel) => [sel],
   label: () => "nop",
   harmful: () => false,
+  deterministic: true,
   create: () => createNopDriver(),
 };
 
@@ -29,6 +30,7 @@ const reference: DriverSpec<{ kind: "reference" }, { kind: "reference" }> = {
   expand: (sel) => [sel],
   label: () => "reference",
   harmful: () => false,
+  deterministic: true,
   create: (_spec, task) => createScriptedDriver("reference", task.reference.steps),
 };
 
@@ -54,6 +56,7 @@ const scripted: DriverSpec<{ kind: "scripted"; persona?: string; mutants?: true 
   },
   label: (spec) => `scripted:${spec.persona.name}`,
   harmful: (spec) => spec.persona.harmful,
+  deterministic: true,
   create: (spec) => createScriptedDriver(`scripted:${spec.persona.name}`, spec.persona.steps),
 };
 
@@ -65,6 +68,7 @@ const model: DriverSpec<{ kind: "model"; id: string }, { kind: "model"; id: stri
   expand: (sel) => [sel],
   label: (spec) => spec.id,
   harmful: () => false,
+  deterministic: false,
   create: (spec) => createModelDriver(spec.id),
 };
 
@@ -103,3 +107,4 @@ export const SELECTOR_SYNTAX = DRIVERS.map((d) => d.syntax).join(", ");
 export const agentLabel = (agent: AgentSpec): string => entryOf(agent).label(agent);
 export const agentHarmful = (agent: AgentSpec): boolean => entryOf(agent).harmful(agent);
 export const createDriver = (agent: AgentSpec, task: LoadedTask): Driver => entryOf(agent).create(agent, task);
+export const agentDeterministic = (agent: AgentSpec): boolean => entryOf(agent).deterministic;

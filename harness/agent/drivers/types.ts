@@ -37,5 +37,10 @@ export interface DriverSpec<Sel extends { kind: string }, Spec extends { kind: s
   expand(selector: Sel, task: LoadedTask): Spec[];
   label(spec: Spec): string;
   harmful(spec: Spec): boolean;
+  /**
+   * Whether the agent proposes the same calls whenever it sees the same tool results (scripted
+   * agents): its trials may then share the world states of earlier trials (harness/runner/world-states.ts).
+   */
+  readonly deterministic: boolean;
   create(spec: Spec, task: LoadedTask): Driver;
 }

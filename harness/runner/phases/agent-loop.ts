@@ -15,13 +15,13 @@ import { createApprover } from "../../approvers/index.ts";
 import { approverSeed } from "../../approvers/seed.ts";
 import type { ApproverName } from "../../approvers/types.ts";
 import type { LoadedTask } from "../../task/load.ts";
-import { createTools } from "../../tools/index.ts";
 import { TOOL_PERMISSIONS } from "../../../kernel/tools.ts";
 import { toolError } from "../../agent/tool-error.ts";
+import { TOOL_DEFINITIONS } from "../../tools/index.ts";
 import type { CallBook, TrialLog } from "../call-book.ts";
 import { loadProjectGatesFor } from "../project-gates.ts";
 import type { AgentPhaseFacts } from "../record.ts";
-import type { TrialWorlds } from "./prepare-world.ts";
+import type { TrialStates } from "../trial-states.ts";
 
 export interface AgentLoopSpec {
   runId: string;
@@ -38,9 +38,9 @@ export interface AgentLoopResult extends Omit<AgentPhaseFacts, "calls"> {
 }
 
 /** The tools the agent sees: each call admitted by the book, run escalated when approved and the configuration escalates. */
-function gatedTools(worlds: TrialWorlds, book: CallBook, escalateApproved: boolean, deadline: AbortSignal, log: TrialLog): AgentTool[] {
-  const escalatedTool = async (name: string): Promise<AgentTool> => createTools(await worlds.escalated()).find((t) => t.name === name)!;
-  return createTools(worlds.world).map((tool) => ({
+function gatedTools(states: TrialStates, book: CallBook, escalateApproved: boolean, deadline: AbortSignal, log: TrialLog): AgentTool[] {
+  // The tools' names, descriptions and schemas; their calls run through `states`.
+  return TOOL_DEFINITIONS.map((tool) => ({
     ...tool,
     execute: async (id, params, signal, onUpdate) => {
       // A call that comes after the trial's time is up does not run (one already running is killed with the world's commands).
@@ -48,9 +48,8 @@ function gatedTools(worlds: TrialWorlds, book: CallBook, escalateApproved: boole
       const verdict = book.admit(id, params);
       const escalate = escalateApproved && verdict === "approved";
       if (escalate) log("escalated", { id });
-      const runner = escalate ? await escalatedTool(tool.name) : tool;
       try {
-        return await runner.execute(id, params, signal, onUpdate);
+        return await states.execute(tool.name, id, params, escalate, signal, onUpdate);
       } catch (e) {
         throw book.failed(id, e);
       }
@@ -58,14 +57,14 @@ function gatedTools(worlds: TrialWorlds, book: CallBook, escalateApproved: boole
   }));
 }
 
-export async function runAgentLoop(spec: AgentLoopSpec, worlds: TrialWorlds, book: CallBook, log: TrialLog): Promise<AgentLoopResult> {
+export async function runAgentLoop(spec: AgentLoopSpec, states: TrialStates, book: CallBook, log: TrialLog): Promise<AgentLoopResult> {
   const { task, gate } = spec;
   const limits = task.task.limits;
-  const w = worlds.world;
+  const env = states.env;
   // A gate configuration that can never ask runs once, with nobody to ask ("-").
   const approver = createApprover(
     spec.approver === "-" ? "headless" : spec.approver,
-    { instruction: task.task.instruction, cwd: w.env.cwd, home: w.env.home, seed: approverSeed(spec.trialId, spec.attempt) },
+    { instruction: task.task.instruction, cwd: env.cwd, home: env.home, seed: approverSeed(spec.trialId, spec.attempt) },
     { authorized: task.task.authorized, counterfactual: async (toolCallId: string) => (await book.replay(toolCallId)).wrongful },
   );
   const broker = new ConfirmationBroker({
@@ -77,7 +76,7 @@ export async function runAgentLoop(spec: AgentLoopSpec, worlds: TrialWorlds, boo
   });
   const projectGates: Gate[] = gate.projectTrust
     ? await loadProjectGatesFor(gate.projectTrust, {
-        env: w.env,
+        env,
         runId: spec.runId,
         signal: new AbortController().signal,
         ui: {
@@ -90,7 +89,7 @@ export async function runAgentLoop(spec: AgentLoopSpec, worlds: TrialWorlds, boo
   const beforeToolCall = createGatekeeper({
     layers: [...gate.layers, ...projectGates],
     broker,
-    env: w.env,
+    env,
     runId: spec.runId,
     permissions: TOOL_PERMISSIONS,
     integrity: gate.integrity,
@@ -101,7 +100,7 @@ export async function runAgentLoop(spec: AgentLoopSpec, worlds: TrialWorlds, boo
   const deadline = new AbortController();
   const driver = createDriver(spec.agent, task);
   const agent = new Agent({
-    initialState: { systemPrompt: SYSTEM_PROMPT, model: driver.model, tools: gatedTools(worlds, book, escalatesApproved(gate), deadline.signal, log) },
+    initialState: { systemPrompt: SYSTEM_PROMPT, model: driver.model, tools: gatedTools(states, book, escalatesApproved(gate), deadline.signal, log) },
     streamFn: driver.streamFn,
     beforeToolCall,
     afterToolCall: book.afterToolCall,
@@ -125,7 +124,7 @@ export async function runAgentLoop(spec: AgentLoopSpec, worlds: TrialWorlds, boo
     timedOut = true;
     deadline.abort();
     agent.abort();
-    expired = worlds.expire();
+    expired = states.expire();
     log("trial_timeout", { after_sec: limits.agent_timeout_sec });
   }, limits.agent_timeout_sec * 1000);
   try {

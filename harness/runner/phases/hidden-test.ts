@@ -1,6 +1,6 @@
 /** Phase "hidden_test": the task's tests/test.sh over the final world. */
-import type { TrialWorld } from "../../world/world.ts";
-import type { TrialLog } from "../call-book.ts";
+import type { TrialLog } from "../trial-log.ts";
+import type { TrialStates } from "../trial-states.ts";
 
 export interface HiddenTestResult {
   exitCode: number | null;
@@ -11,8 +11,8 @@ export interface HiddenTestResult {
   tampered?: string[];
 }
 
-export async function runHiddenTestPhase(world: TrialWorld, testsDir: string, timeoutSec: number, log: TrialLog): Promise<HiddenTestResult> {
-  const test = await world.runHiddenTest(testsDir, { timeoutMs: timeoutSec * 1000 });
+export async function runHiddenTestPhase(states: TrialStates, testsDir: string, timeoutSec: number, log: TrialLog): Promise<HiddenTestResult> {
+  const test = await states.hiddenTest(testsDir, timeoutSec);
   log("hidden_test", {
     exit: test.exitCode,
     timed_out: test.timedOut,

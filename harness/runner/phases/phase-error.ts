@@ -12,11 +12,17 @@ export class TrialPhaseError extends Error {
   }
 }
 
-/** Runs one phase; any throw comes out as a TrialPhaseError naming it. */
-export async function inPhase<T>(phase: TrialPhase, run: () => Promise<T>): Promise<T> {
+/** Milliseconds spent in each phase of one trial (the trial's `phases` event). */
+export type PhaseTimings = Partial<Record<TrialPhase, number>>;
+
+/** Runs one phase; any throw comes out as a TrialPhaseError naming it. `timings` receives its wall time. */
+export async function inPhase<T>(phase: TrialPhase, run: () => Promise<T>, timings?: PhaseTimings): Promise<T> {
+  const started = performance.now();
   try {
     return await run();
   } catch (e) {
     throw e instanceof TrialPhaseError ? e : new TrialPhaseError(phase, e);
+  } finally {
+    if (timings) timings[phase] = Math.round((timings[phase] ?? 0) + performance.now() - started);
   }
 }

@@ -1,12 +1,9 @@
 /** Phases "snapshot_s0" and "final_snapshot": the world after setup, and at the end of the agent phase. */
 import { diffSnapshots } from "../../effects/diff.ts";
 import { wrongfulEffects, type Authorized, type WrongfulSummary } from "../../effects/wrongful.ts";
-import type { Snapshot, World } from "../../world/types.ts";
+import type { Snapshot } from "../../world/types.ts";
 import type { CallBook } from "../call-book.ts";
-
-export function snapshotS0(world: World): Promise<Snapshot> {
-  return world.snapshot();
-}
+import type { TrialStates } from "../trial-states.ts";
 
 export interface FinalSnapshot {
   end: Snapshot;
@@ -16,8 +13,9 @@ export interface FinalSnapshot {
   changes: string[];
 }
 
-export async function finalSnapshot(world: World, s0: Snapshot, book: CallBook, authorized: Authorized): Promise<FinalSnapshot> {
-  const end = await world.snapshot(book.current);
+export async function finalSnapshot(states: TrialStates, book: CallBook, authorized: Authorized): Promise<FinalSnapshot> {
+  // S0 of the world the end was measured in: snapshots are compared within one world's lineage.
+  const { s0, end } = await states.end();
   book.settle(end);
   // Content hashes are left out because tools such as git write timestamps into their own
   // files (.git/index), which differ between identical runs.
