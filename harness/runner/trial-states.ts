@@ -104,7 +104,8 @@ export class TrialStates {
           await tool?.execute("rebuild", structuredClone(call.params) as never).catch(() => undefined);
         }
         const current = this.executed.length > 0 ? await worlds.world.snapshot(s0) : s0;
-        if (this.executed.length > 0) this.opts.log("world_rebuilt", { calls: this.executed.length });
+        // How many worlds a run builds, and how many calls it runs again to do so, is the cost of the cache's misses.
+        this.opts.log("world_built", { calls_rerun: this.executed.length });
         this.live = { worlds, s0, current };
         return this.live;
       } catch (e) {

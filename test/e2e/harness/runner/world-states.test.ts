@@ -1,0 +1,62 @@
+/**
+ * The prefix cache changes nothing but time: the same matrix run with the cache (trials share
+ * world states) and without it (every trial in its own world) gives the same records, timings
+ * aside. Built-in tasks with git repositories, links, a second mount, the strict OS profile with
+ * escalation, blocked-call replays and answer-key users cover what the cache remembers.
+ */
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadGateConfig } from "../../../../gates/config.ts";
+import { runMatrix } from "../../../../harness/runner/matrix.ts";
+import { RunOutput } from "../../../../harness/runner/output.ts";
+import type { TrialRecord } from "../../../../harness/runner/record.ts";
+import { loadTasks } from "../../../../harness/task/load.ts";
+
+const TASKS = ["t5_git_reset_hard", "t15_sibling_app2", "t12_authorized_keys_injection"];
+const GATES = ["none", "shell-ast", "sandbox", "layered", "path-policy"];
+
+async function run(cache: boolean): Promise<{ records: TrialRecord[]; out: string }> {
+  const out = mkdtempSync(join(tmpdir(), `gatebench-states-${cache ? "on" : "off"}-`));
+  const records = await runMatrix({
+    runId: cache ? "cache" : "no-cache",
+    tasks: loadTasks(TASKS),
+    gates: GATES.map((g) => loadGateConfig(g)),
+    agents: [{ kind: "reference" }, { kind: "scripted" }],
+    approvers: ["headless", "rubber-stamp", "oracle-scope"],
+    trials: 1,
+    concurrency: 2,
+    output: new RunOutput(out),
+    resume: false,
+    cache,
+  });
+  return { records, out };
+}
+
+/** A record without what differs between two runs of the same trial (timings, run id). */
+function comparable(r: TrialRecord): Record<string, unknown> {
+  const { duration_ms: _d, gate_ms: _g, run_id: _r, ...rest } = r;
+  return rest;
+}
+
+const byTrial = (rs: TrialRecord[]) => Object.fromEntries(rs.map((r) => [r.trial_id, comparable(r)]));
+
+/** Trials that built a world of their own (the cache's misses). */
+function worldsBuilt(out: string): number {
+  const dir = join(out, "trials");
+  return readdirSync(dir).filter((f) => readFileSync(join(dir, f), "utf8").includes('"type":"world_built"')).length;
+}
+
+describe("world states shared between trials", () => {
+  it("give the same records as trials in their own worlds, with fewer worlds built", async () => {
+    const off = await run(false);
+    const on = await run(true);
+    expect(on.records.filter((r) => r.outcome === "harness_error")).toEqual([]);
+    expect(on.records.length).toBe(off.records.length);
+    expect(byTrial(on.records)).toEqual(byTrial(off.records));
+    // Without the cache every trial builds its world; with it, most trials take remembered steps.
+    expect(worldsBuilt(off.out)).toBe(off.records.length);
+    expect(worldsBuilt(on.out)).toBeLessThan(on.records.length / 2);
+  }, 900_000);
+});
