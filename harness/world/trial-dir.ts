@@ -87,6 +87,8 @@ export async function createTrialDir(
   parentDir: string,
   mountPoints: readonly string[],
   identity: SandboxIdentity | undefined = allocateIdentity(),
+  /** False: the caller gives the roots to the sandbox user itself (after filling them). */
+  chownRoots = true,
 ): Promise<TrialDir> {
   checkMountSet(mountPoints);
   const id = newTrialId();
@@ -104,7 +106,7 @@ export async function createTrialDir(
   await fs.chmod(t.mounts.tmp, 0o1777);
   for (const m of t.mounts.extra) await fs.mkdir(m.hostDir, { recursive: true });
   // mounts/<a>/<b>: the intermediate dirs stay root's; only the mount dirs themselves are the user's.
-  await chownTree(rootDirs(t), identity);
+  if (chownRoots) await chownTree(rootDirs(t), identity);
   return t;
 }
 
@@ -145,26 +147,39 @@ async function openUp(p: string): Promise<void> {
   }
 }
 
-/** New trial dir holding a copy of `src` (cp -a: links stay links, nothing is dereferenced). */
+/**
+ * Copies each (from, to) folder's contents into `to` (cp -a: links stay links, nothing is
+ * dereferenced), then gives `to` and everything in it to `owner` (chown -R -P -h: links are
+ * re-owned, never their targets). One process for the whole copy.
+ */
+const COPY_SCRIPT = [
+  "set -e",
+  'owner="$1"; shift',
+  'while [ "$#" -gt 0 ]; do',
+  '  /bin/cp -a --no-dereference -- "$1/." "$2"',
+  '  if [ -n "$owner" ]; then /bin/chown -R -P -h -- "$owner" "$2"; fi',
+  "  shift 2",
+  "done",
+].join("\n");
+
+/** New trial dir holding a copy of `src`, owned by its own sandbox user. */
 export async function copyTrialDir(src: TrialDir, parentDir: string): Promise<TrialDir> {
   const mountPoints = src.mounts.extra.map((m) => m.sandboxPath);
-  const dst = await createTrialDir(parentDir, mountPoints);
+  const dst = await createTrialDir(parentDir, mountPoints, allocateIdentity(), false);
   const pairs: [string, string][] = [
     [src.mounts.workspace, dst.mounts.workspace],
     [src.mounts.home, dst.mounts.home],
     [src.mounts.tmp, dst.mounts.tmp],
     ...src.mounts.extra.map((m, i): [string, string] => [m.hostDir, dst.mounts.extra[i]!.hostDir]),
   ];
-  for (const [from, to] of pairs) await cpNoDeref(from, to);
-  // cp -a kept the source world's owner: the copy belongs to its own sandbox user.
-  await chownTree(rootDirs(dst), dst.identity);
+  const owner = dst.identity ? `${dst.identity.uid}:${dst.identity.gid}` : "";
+  const r = await execa("/bin/sh", ["-c", COPY_SCRIPT, "copy-trial-dir", owner, ...pairs.flat()], { reject: false, stdin: "ignore", stdout: "ignore" });
+  if (r.exitCode !== 0) {
+    await removeTrialDir(dst).catch(() => undefined);
+    releaseTrialIdentity(dst);
+    throw new Error(`copying the world ${src.dir} failed (${r.exitCode ?? r.shortMessage}): ${String(r.stderr).trim().slice(-400)}`);
+  }
   return dst;
-}
-
-async function cpNoDeref(from: string, to: string): Promise<void> {
-  // `from/.` copies the contents (dotfiles included) into the existing `to`.
-  const r = await execa("/bin/cp", ["-a", "--no-dereference", "--", `${from}/.`, to], { reject: false, stdin: "ignore", stdout: "ignore" });
-  if (r.exitCode !== 0) throw new Error(`cp -a ${from} failed (${r.exitCode ?? r.shortMessage}): ${String(r.stderr).trim()}`);
 }
 
 /** rm -rf of the trial dir; fs.rm removes symlinks themselves, never their targets. */
