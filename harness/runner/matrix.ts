@@ -9,6 +9,7 @@ import { agentsForTask, type AgentSelector } from "./agents.ts";
 import type { RunOutput } from "./output.ts";
 import type { TrialRecord } from "./record.ts";
 import { agentLabel, runTrial, type TrialSpec } from "./trial.ts";
+import { TrialQueue } from "./trial-queue.ts";
 import { WorldStates } from "./world-states.ts";
 import { WorldTemplates } from "./world-templates.ts";
 
@@ -89,14 +90,14 @@ export async function runMatrix(opts: MatrixOptions): Promise<TrialRecord[]> {
   const plannedIds = new Set(planned.flatMap((s) => [s.trialId, legacyTrialKey(keyParts(s))]));
   const records: TrialRecord[] = previous.filter((r) => plannedIds.has(r.trial_id));
   let done = records.length;
-  let next = 0;
   const templates = new WorldTemplates();
   const states = opts.cache === false ? undefined : new WorldStates(templates);
   for (const spec of todo) states?.expect(spec.task.task.id, 1);
+  const queue = new TrialQueue(todo, (s) => s.task.task.id);
   const worker = async () => {
-    while (next < todo.length) {
-      const spec = todo[next++]!;
+    for (let spec = queue.take(); spec; spec = queue.take()) {
       const result = await runTrial({ ...spec, templates, ...(states ? { states } : {}) });
+      queue.done(spec);
       await states?.done(spec.task.task.id);
       opts.output.appendTrial(result.record, result.approvals, result.events);
       records.push(result.record);
