@@ -6,7 +6,7 @@
 import type { GateConfig } from "../../../gates/config.ts";
 import type { LoadedTask } from "../../task/load.ts";
 import { cloneWorld, createWorld, escalatedView, type CreateWorldOptions, type TrialWorld } from "../../world/world.ts";
-import type { TrialLog } from "../call-book.ts";
+import type { TrialLog } from "../trial-log.ts";
 import type { WorldTemplates } from "../world-templates.ts";
 
 export interface TrialWorlds {
