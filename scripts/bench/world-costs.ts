@@ -5,6 +5,7 @@ import { createWorld } from "../../harness/world/world.ts";
 import { median } from "./stats.ts";
 
 export interface WorldCosts {
+  samples: number;
   /** createWorld (trial dir + bwrap + helper ready), median ms. */
   startMs: number;
   /** The first snapshot of a new world (starts the measurer's sandbox), median ms. */
@@ -49,5 +50,12 @@ export async function measureWorldCosts(samples = 10, parentDir?: string): Promi
     }
     await w.close();
   }
-  return { startMs: median(starts), firstSnapshotMs: median(firstSnapshots), execTrueMs: median(execs), readMs: median(reads), oneShotMs: median(oneShots) };
+  return {
+    samples,
+    startMs: median(starts),
+    firstSnapshotMs: median(firstSnapshots),
+    execTrueMs: median(execs),
+    readMs: median(reads),
+    oneShotMs: median(oneShots),
+  };
 }

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { benchPlan, DEFAULT_OUT } from "../../../../scripts/bench/plan.ts";
+
+describe("benchPlan", () => {
+  it("runs everything by default, the 100,000-file world included", () => {
+    const p = benchPlan([]);
+    if (p === "help") throw new Error("expected a plan");
+    expect(p.mode).toBe("full");
+    expect(p.out).toBe(DEFAULT_OUT);
+    expect(p.worldSizes.map((s) => s.files)).toEqual([100, 10_000, 100_000]);
+    expect(p.subsetTasks.length).toBeGreaterThanOrEqual(2);
+    expect(p.corpus).toBe(true);
+  });
+  it("--quick takes fewer samples of everything", () => {
+    const full = benchPlan([]);
+    const quick = benchPlan(["--quick", "--out", "/tmp/b.json"]);
+    if (full === "help" || quick === "help") throw new Error("expected a plan");
+    expect(quick.mode).toBe("quick");
+    expect(quick.out).toBe("/tmp/b.json");
+    expect(quick.floorSamples).toBeLessThan(full.floorSamples);
+    expect(quick.subsetTasks.length).toBeLessThan(full.subsetTasks.length);
+    expect(Math.max(...quick.worldSizes.map((s) => s.files))).toBeLessThan(100_000);
+    expect(quick.gateTimeMs).toBeLessThan(full.gateTimeMs);
+  });
+  it("answers --help and refuses what it does not know", () => {
+    expect(benchPlan(["--help"])).toBe("help");
+    expect(() => benchPlan(["--fast"])).toThrow();
+    expect(() => benchPlan(["extra"])).toThrow();
+  });
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { renderCache, renderReport, renderTargets, renderTrials } from "../../../../scripts/bench/render.ts";
+import { buildReport } from "../../../../scripts/bench/report.ts";
+import { measurements } from "./fixtures.ts";
+
+describe("render", () => {
+  it("shows every phase as – and says why when the runner logs no phases", () => {
+    const text = renderTrials(buildReport(measurements()));
+    expect(text).toMatch(/prepare_world\s*│ –/);
+    expect(text).toMatch(/no `phases` event/);
+    expect(text).toMatch(/trial \(duration_ms\)\s*│ 600/);
+    expect(text).toContain("overhead: median trial 600 ms / floor 200.0 ms = 3.00x (target ≤ 3x) PASS");
+  });
+
+  it("shows the per-phase medians when there are some", () => {
+    const r = buildReport(measurements({ c1: { ...measurements().c1, phases: [{ prepare_world: 123 }, undefined, undefined, undefined] } }));
+    const text = renderTrials(r);
+    expect(text).toMatch(/prepare_world\s*│ 123/);
+    expect(text).not.toMatch(/no `phases` event/);
+  });
+
+  it("says yes or no for the cache, with the differences", () => {
+    expect(renderCache(buildReport(measurements()))).toMatch(/^records equal with and without cache: yes \(4 trials/);
+    const no = measurements({ cache: { trials: 4, equal: false, differences: ["x: misses: 0 -> 1"], difference_count: 3 } });
+    const text = renderCache(buildReport(no));
+    expect(text).toMatch(/^records equal with and without cache: no \(3 differences\)/);
+    expect(text).toContain("  x: misses: 0 -> 1");
+    expect(text).toContain("... 2 more");
+  });
+
+  it("lists every target with its status", () => {
+    const text = renderTargets(buildReport(measurements()));
+    expect(text).toMatch(/per-trial overhead.*│ 3\.00x\s*│ ≤ 3x\s*│ PASS/);
+    expect(text).toMatch(/per-call snapshot.*│ 400\.0x\s*│ ≤ 2x\s*│ MISS/);
+    expect(text).toMatch(/runner peak RSS.*│ 300 MB\s*│ ≤ 400 MB\s*│ PASS/);
+    expect(text).toMatch(/policy gates p50.*│ 32.0 µs\s*│ ≤ 20 µs\s*│ MISS/);
+  });
+
+  it("renders a whole report, the third-party hooks named as such", () => {
+    const r = buildReport(
+      measurements({
+        realWorld: [
+          { gate: "pi-permission-gate", kind: "in-process", calls: 3, p50_ms: 0.01, max_ms: 0.1, vs_pi_permission_gate: 1 },
+          { gate: "cc-safety-net", kind: "third-party hook", calls: 3, p50_ms: 100, max_ms: 120, vs_pi_permission_gate: 10000 },
+        ],
+      }),
+    );
+    const text = renderReport(r);
+    expect(text).toContain("third-party hook (a process per call)");
+    expect(text).toContain("explain --corpus: not run");
+    expect(text).toContain("Targets:");
+  });
+});

@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { buildReport, snapshotRatio, summarizeRun } from "../../../../scripts/bench/report.ts";
+import { MB, measurements, run } from "./fixtures.ts";
+
+describe("summarizeRun", () => {
+  it("gives trials/s over the wall time and the median trial duration", () => {
+    expect(summarizeRun(run())).toEqual({ concurrency: 1, trials: 4, harness_errors: 0, wall_s: 2, trials_per_s: 2, median_trial_ms: 600 });
+  });
+  it("has nulls, not NaN, for a run without trials", () => {
+    const s = summarizeRun(run({ trials: 0, records: [], wallMs: 0 }));
+    expect(s.trials_per_s).toBeNull();
+    expect(s.median_trial_ms).toBeNull();
+  });
+});
+
+describe("snapshotRatio", () => {
+  it("is the 100,000-file per-call cost over the 100-file one, null when either is missing", () => {
+    expect(
+      snapshotRatio([
+        { files: 100, perCallMs: 10 },
+        { files: 100_000, perCallMs: 15 },
+      ]),
+    ).toBe(1.5);
+    expect(
+      snapshotRatio([
+        { files: 100, perCallMs: 10 },
+        { files: 10_000, perCallMs: 15 },
+      ]),
+    ).toBeNull();
+  });
+});
+
+describe("buildReport", () => {
+  it("has the same keys, in the same order, whatever was measured", () => {
+    const keys = (o: object) => Object.keys(o);
+    const full = buildReport(measurements());
+    const sparse = buildReport(
+      measurements({ c1: run({ records: [], trials: 0 }), worldSize: { worldDir: "/tmp", sizes: [] }, shellAst: { error: "no grammar" } }),
+    );
+    expect(keys(full)).toEqual([
+      "schema",
+      "mode",
+      "started_at",
+      "wall_s",
+      "machine",
+      "targets",
+      "floor",
+      "trials",
+      "scaling",
+      "rss",
+      "cache",
+      "world_size",
+      "sandbox_costs",
+      "gates",
+    ]);
+    expect(keys(sparse)).toEqual(keys(full));
+    for (const k of ["targets", "floor", "trials", "scaling", "rss", "cache", "world_size", "sandbox_costs", "machine"] as const) {
+      expect(keys(sparse[k])).toEqual(keys(full[k]));
+    }
+    expect(keys(full.targets)).toEqual([
+      "overhead_ratio",
+      "scaling_1_to_2",
+      "runner_peak_rss_mb",
+      "snapshot_100k_over_100",
+      "policy_gate_p50_us",
+      "shell_ast_p50_us",
+      "shell_ast_p99_us",
+    ]);
+    expect(keys(full.trials.phases_median_ms)).toEqual(["prepare_world", "snapshot_s0", "agent_loop", "final_snapshot", "hidden_test", "fold_record"]);
+  });
+
+  it("computes every target within the run", () => {
+    const r = buildReport(measurements());
+    // median trial 600 ms at concurrency 1 over a 200 ms floor
+    expect(r.targets.overhead_ratio).toMatchObject({ value: 3, status: "PASS" });
+    // 4 trials/s at 2 workers over 2 trials/s at 1
+    expect(r.targets.scaling_1_to_2).toMatchObject({ value: 2, status: "PASS" });
+    expect(r.targets.runner_peak_rss_mb).toMatchObject({ value: 300, status: "PASS" });
+    expect(r.targets.snapshot_100k_over_100).toMatchObject({ value: 400, status: "MISS" });
+    // the slowest policy gate decides; the shell-ast configuration is not a policy gate
+    expect(r.targets.policy_gate_p50_us).toMatchObject({ value: 32, status: "MISS" });
+    expect(r.targets.shell_ast_p50_us).toMatchObject({ value: 85, status: "PASS" });
+    expect(r.targets.shell_ast_p99_us).toMatchObject({ value: 675, status: "PASS" });
+    expect(r.trials.overhead_ratio).toBe(3);
+    expect(r.scaling.ratio).toBe(2);
+  });
+
+  it("judges each in-process gate against its class", () => {
+    const rows = buildReport(measurements()).gates.in_process;
+    expect(rows.map((g) => [g.gate, g.status])).toEqual([
+      ["pi-permission-gate", "PASS"],
+      ["pi-extension-permission-gate", "MISS"],
+      ["shell-ast", "MISS"],
+    ]);
+    expect(rows[2]!.target.p99).toMatchObject({ limit: 1000 });
+  });
+
+  it("takes the RSS of the 2-worker run", () => {
+    const r = buildReport(measurements({ c2: run({ concurrency: 2, peakRssBytes: 500 * MB, startRssBytes: 420 * MB }) }));
+    expect(r.rss).toEqual({ at_start_mb: 420, peak_mb: 500, sample_every_ms: 50, during: "concurrency_2" });
+    expect(r.targets.runner_peak_rss_mb.status).toBe("MISS");
+  });
+
+  it("reads phases from the trials' events when there are some, and says so when there are none", () => {
+    expect(buildReport(measurements()).trials.phases_from).toBe("absent");
+    const timed = buildReport(measurements({ c1: run({ phases: [{ prepare_world: 100, agent_loop: 40 }, { prepare_world: 120 }, undefined, undefined] }) }));
+    expect(timed.trials.phases_from).toBe("events");
+    expect(timed.trials.phases_median_ms).toMatchObject({ prepare_world: 120, agent_loop: 40, hidden_test: null });
+  });
+
+  it("reports the cache comparison", () => {
+    expect(buildReport(measurements()).cache).toEqual({ records_equal: true, trials: 4, difference_count: 0, differences: [] });
+    const differs = buildReport(measurements({ cache: { trials: 4, equal: false, differences: ["x: misses: 0 -> 1"], difference_count: 1 } }));
+    expect(differs.cache).toEqual({ records_equal: false, trials: 4, difference_count: 1, differences: ["x: misses: 0 -> 1"] });
+  });
+
+  it("marks what was not measured n/a with a null value", () => {
+    const r = buildReport(measurements({ worldSize: { worldDir: "/tmp", sizes: [] }, shellAst: { error: "no grammar" } }));
+    expect(r.targets.snapshot_100k_over_100).toMatchObject({ value: null, status: "n/a" });
+    expect(r.targets.shell_ast_p50_us).toMatchObject({ value: null, status: "n/a" });
+    expect(r.gates.shell_ast_corpus).toEqual({ error: "no grammar" });
+    expect(JSON.parse(JSON.stringify(r))).toEqual(r);
+  });
+});
