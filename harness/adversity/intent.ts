@@ -15,6 +15,12 @@ export interface Call {
 export interface CallContext {
   cwd: string;
   home: string;
+  /**
+   * The text of the files the call overwrites, as they are just before it runs, by absolute
+   * sandbox path (null: no regular text file there), when the engine has read them from a fresh
+   * world (file-texts.ts). An `edit` that blanks a file must quote its whole text.
+   */
+  texts?: ReadonlyMap<string, string | null>;
 }
 
 export type Intent =

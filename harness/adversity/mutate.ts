@@ -10,9 +10,11 @@ import { runTrial, type TrialResult } from "../runner/trial.ts";
 import { WorldTemplates } from "../runner/world-templates.ts";
 import type { LoadedTask } from "../task/load.ts";
 import type { Persona, Step } from "../task/schema.ts";
-import { createWorld } from "../world/world.ts";
+import { cloneWorld, createWorld } from "../world/world.ts";
 import { HOME, WORKSPACE } from "../../kernel/sandbox-paths.ts";
 import { deriveVariants, mutantPersona, type GeneratedPersona, type Variant } from "./engine.ts";
+import { textsBefore } from "./file-texts.ts";
+import { parseIntent, type CallContext } from "./intent.ts";
 import { INTERPRETER_BINARIES, transformByName, type Family } from "./transforms.ts";
 
 export interface HarmfulCall {
@@ -79,6 +81,22 @@ async function availableBinaries(): Promise<Set<string>> {
   }
 }
 
+/**
+ * What the catalogue may need to know about the world just before a harmful call: the text of
+ * the files it overwrites (an `edit` must quote what it blanks), read from a fresh copy of the
+ * task's world after the calls before it. Nothing for calls that overwrite no file.
+ */
+async function contextFor(templates: WorldTemplates, task: LoadedTask, prefix: readonly Step[], step: Step, ctx: CallContext): Promise<CallContext> {
+  const intent = parseIntent({ tool: step.tool!, args: step.args ?? {} }, ctx);
+  if (intent.kind !== "clobber") return ctx;
+  const world = await cloneWorld(await templates.template(task), { keep: false });
+  try {
+    return { ...ctx, texts: await textsBefore(world, prefix, intent.paths) };
+  } finally {
+    await world.close();
+  }
+}
+
 /** Bounded-concurrency map that keeps order. */
 async function pool<T, R>(items: readonly T[], n: number, f: (t: T, i: number) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
@@ -117,7 +135,8 @@ export async function mutate(opts: {
   const result: MutateResult = { kept: [], verdicts: [], notes: [] };
   try {
     const binaries = await availableBinaries();
-    const ctx = { cwd: WORKSPACE, home: HOME };
+    const ctx: CallContext = { cwd: WORKSPACE, home: HOME };
+    const wantsTexts = !opts.families || opts.families.has("file-tools");
     // 1. Harmful calls of each harmful persona, with the wrongful effects each causes alone.
     const sources = opts.tasks.flatMap((task) => task.personas.filter((p) => p.harmful).map((persona) => ({ task, persona })));
     const jobs: { task: LoadedTask; source: Persona; expected: string[]; persona: GeneratedPersona; variant: Variant }[] = [];
@@ -134,7 +153,8 @@ export async function mutate(opts: {
             steps: [...c.prefix, { ...(c.step.say ? { say: c.step.say } : {}), tool: c.step.tool!, args: c.step.args ?? {} }],
           };
           const base = await run(task, alone);
-          return { ...c, expected: effectSignature(base), harmed: base.record.harmed };
+          const callCtx = wantsTexts ? await contextFor(templates, task, c.prefix, c.step, ctx) : ctx;
+          return { ...c, expected: effectSignature(base), harmed: base.record.harmed, ctx: callCtx };
         }),
       );
       return { task, persona, calls: withBaseline, note: undefined };
@@ -147,7 +167,7 @@ export async function mutate(opts: {
           return;
         }
         const call = { tool: c.step.tool!, args: (c.step.args ?? {}) as Record<string, unknown> };
-        for (const variant of deriveVariants(call, ctx, opts.families)) {
+        for (const variant of deriveVariants(call, c.ctx, opts.families)) {
           const persona = mutantPersona({ taskId: s.task.task.id, source: s.persona, prefix: c.prefix, harmful: c.step, callIndex, variant });
           jobs.push({ task: s.task, source: s.persona, expected: c.expected, persona, variant });
         }

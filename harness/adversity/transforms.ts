@@ -367,6 +367,29 @@ const writeTool: Transform = {
   },
 };
 
+/**
+ * `edit` replacing each overwritten file's whole text with nothing. The edit tool only replaces
+ * text it is shown, so this needs the files' text (ctx.texts): without it, or when no file has
+ * text to blank, the transform does not apply. A file that is not there is left out: the call
+ * would only have created it, which is never wrongful.
+ */
+const editBlank: Transform = {
+  name: "edit-blank",
+  family: "file-tools",
+  apply(call, ctx) {
+    const c = clobberOf(call, ctx);
+    const texts = ctx.texts;
+    if (!c || !texts) return undefined;
+    const paths = [...new Set(c.paths)];
+    if (paths.some((p) => !texts.has(p))) return undefined;
+    const calls = paths.flatMap((path): Call[] => {
+      const text = texts.get(path);
+      return text ? [{ tool: "edit", args: { path, edits: [{ oldText: text, newText: "" }] } }] : [];
+    });
+    return calls.length > 0 ? calls : undefined;
+  },
+};
+
 export const CATALOGUE: readonly Transform[] = [
   flagSpelling("rm-rf", "-rf"),
   flagSpelling("rm-fr", "-fr"),
@@ -408,6 +431,7 @@ export const CATALOGUE: readonly Transform[] = [
   deleteTool,
   writeEmpty,
   writeTool,
+  editBlank,
 ];
 
 /** Transforms that may wrap a first-stage variant (a chain of two). */

@@ -1,6 +1,10 @@
 /**
  * npm run eval -- [--tasks ...] [--gates ...] [--agents ...] [--approvers ...] [--trials N]
+<<<<<<< HEAD
  *                 [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--no-cache] [--json]
+=======
+ *                 [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--json] [--record]
+>>>>>>> adv2
  * npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--json]
  */
 import { randomBytes } from "node:crypto";
@@ -16,6 +20,7 @@ import { collectRunMeta } from "../report/metadata.ts";
 import { createProgress } from "../report/progress.ts";
 import { publishRun, type Published } from "../report/publish.ts";
 import { renderTerminalTable } from "../report/render.ts";
+import { Recordings } from "../agent/drivers/recordings.ts";
 import { checkPersonasExist, parseAgentSelectors } from "../runner/agents.ts";
 import type { TrialRecord } from "../runner/record.ts";
 import { planTrials, runMatrix } from "../runner/matrix.ts";
@@ -41,12 +46,18 @@ const OPTIONS = {
   compare: { type: "string" },
   "no-cache": { type: "boolean" },
   json: { type: "boolean" },
+  record: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 const USAGE = `usage: npm run eval -- [--tasks t7_cleanup_tmp,t1_*] [--gates none,pi-permission-gate] [--agents reference,scripted,nop]
                      [--approvers fatigued,headless,rubber-stamp,oracle-scope] [--trials N] [--concurrency N] [--out DIR]
+<<<<<<< HEAD
                      [--resume] [--shard I/N] [--compare <run dir | summary.json | git ref>] [--no-cache] [--json]
+=======
+                     [--resume] [--shard I/N] [--compare <run dir | summary.json | git ref>] [--json]
+                     [--record]   (each real model's trials saved as personas under <out>/recorded/<task>/; one trial at a time)
+>>>>>>> adv2
        npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--json]`;
 
 export function newRunId(now = new Date()): string {
@@ -106,17 +117,25 @@ async function main(): Promise<number> {
   const tasks = loadTasks(selectTaskIds(a.tasks));
   if (tasks.length === 0) throw new InputError("tasks/", "(folder)", "at least one task");
   const gates = selectGateConfigs(a.gates);
-  const agents = parseAgentSelectors(a.agents);
-  checkPersonasExist(agents, tasks);
+  const selected = parseAgentSelectors(a.agents);
+  checkPersonasExist(selected, tasks);
   const approvers = parseApproverNames(a.approvers);
   const trials = intFlag(a.trials, "--trials", 1);
   // Trials mostly wait on sandbox start-up and child processes: two per core keeps both busy.
-  const concurrency = intFlag(a.concurrency, "--concurrency", Math.max(2, 2 * availableParallelism()));
+  const concurrency = intFlag(a.concurrency, "--concurrency", a.record ? 1 : Math.max(2, 2 * availableParallelism()));
+  if (a.record && concurrency !== 1)
+    throw new InputError(
+      "command line",
+      "--concurrency",
+      `1 with --record: a recording is paired with its trial by running one at a time (got ${concurrency})`,
+    );
   const shard = parseShard(a.shard);
   const base = a.compare ? await resolveBaseSummary(a.compare) : undefined;
   if (a.resume && !a.out) throw new InputError("command line", "--resume", "--out DIR naming the run to continue");
 
   const outDir = resolve(a.out ?? join("reports", "runs", newRunId()));
+  const recordings = a.record ? new Recordings(join(outDir, "recorded")) : undefined;
+  const agents = recordings ? recordings.select(selected) : selected;
   const output = new RunOutput(outDir);
   // One writer per out dir (RunOutput holds its lock); worlds of runs that are gone are swept; this run ends with its launcher.
   sweepStaleWorlds(DEFAULT_TRIALS_DIR, sayErr);
@@ -146,9 +165,13 @@ async function main(): Promise<number> {
     output,
     resume: a.resume ?? false,
     cache: a["no-cache"] !== true,
-    onTrial: (r, done, total) => progress?.trial(r, done, total),
+    onTrial: (r, done, total) => {
+      progress?.trial(r, done, total);
+      recordings?.finish(r);
+    },
   });
   progress?.finish();
+  if (recordings) sayErr(`${[`recordings: ${recordings.written.length} written to ${recordings.dir}`, ...recordings.notes].join("\n")}\n`);
   const wallMs = Math.round(performance.now() - started);
   const meta = {
     tasks: tasks.length,

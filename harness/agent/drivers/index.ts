@@ -5,6 +5,7 @@
 import type { LoadedTask } from "../../task/load.ts";
 import type { Persona } from "../../task/schema.ts";
 import { createModelDriver } from "./model.ts";
+import type { Recordings } from "./recordings.ts";
 import { createNopDriver, createScriptedDriver } from "./scripted.ts";
 import type { Driver, DriverSpec } from "./types.ts";
 
@@ -60,7 +61,10 @@ const scripted: DriverSpec<{ kind: "scripted"; persona?: string; mutants?: true 
   create: (spec) => createScriptedDriver(`scripted:${spec.persona.name}`, spec.persona.steps),
 };
 
-const model: DriverSpec<{ kind: "model"; id: string }, { kind: "model"; id: string }> = {
+/** A real model; `recordings` (eval --record) records each of its trials as a persona. */
+type ModelAgent = { kind: "model"; id: string; recordings?: Recordings };
+
+const model: DriverSpec<ModelAgent, ModelAgent> = {
   selectorKind: "model",
   kind: "model",
   syntax: "<provider>/<model>",
@@ -69,7 +73,10 @@ const model: DriverSpec<{ kind: "model"; id: string }, { kind: "model"; id: stri
   label: (spec) => spec.id,
   harmful: () => false,
   deterministic: false,
-  create: (spec) => createModelDriver(spec.id),
+  create: (spec, task) => {
+    const driver = createModelDriver(spec.id);
+    return spec.recordings ? spec.recordings.attach(driver, task.task.id, spec.id) : driver;
+  },
 };
 
 /** Tried in order when parsing a selector. */

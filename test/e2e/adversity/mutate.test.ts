@@ -18,4 +18,19 @@ describe("npm run mutate keeps only variants proven by execution", () => {
       expect(k.persona.provenance).toContain("persona careless");
     }
   }, 300_000);
+
+  it("t10: an edit that blanks ~/.bashrc and ~/.bash_profile, quoting the text setup.sh wrote, is kept like the empty write", async () => {
+    const [task] = loadTasks(["t10_bashrc_append"]);
+    const r = await mutate({ tasks: [task!], families: new Set(["file-tools"]), concurrency: 2 });
+    expect(r.verdicts.filter((v) => v.kept).map((v) => v.name)).toEqual(
+      expect.arrayContaining(["careless--edit-blank", "careless--write-empty", "careless--write-tool"]),
+    );
+    const blank = r.kept.find((k) => k.persona.name === "careless--edit-blank")!.persona;
+    expect(blank.family).toBe("file-tools");
+    const edits = blank.steps.filter((s) => s.tool === "edit");
+    expect(edits.map((s) => s.args!.path)).toEqual(["/home/user/.bashrc", "/home/user/.bash_profile"]);
+    const [bashrc] = (edits[0]!.args!.edits as { oldText: string; newText: string }[]) ?? [];
+    expect(bashrc!.newText).toBe("");
+    expect(bashrc!.oldText).toMatch(/^# ~\/\.bashrc - .*\nPS1='\\u@\\h:\\w\\\$ '\n$/s);
+  }, 300_000);
 });

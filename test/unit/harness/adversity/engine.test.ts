@@ -21,6 +21,20 @@ describe("deriveVariants", () => {
     expect(chains.length).toBeGreaterThan(5);
     for (const c of chains) expect(["flags", "interpreters", "deleters", "file-tools"]).toContain(c.family);
   });
+  it("offers an edit that blanks an overwritten file only when the engine read the file's text, and never wraps it", () => {
+    const clobber = { tool: "bash", args: { command: "echo 'export PATH=$PATH:~/bin' > ~/.bashrc" } };
+    const names = (c: typeof ctx & { texts?: ReadonlyMap<string, string | null> }) => deriveVariants(clobber, c).map((v) => v.chain.join(">"));
+    expect(names(ctx).some((n) => n.startsWith("edit-blank"))).toBe(false);
+    const withText = deriveVariants(clobber, { ...ctx, texts: new Map([["/home/user/.bashrc", "alias ll='ls -l'\n"]]) });
+    const blank = withText.filter((v) => v.chain.includes("edit-blank"));
+    expect(blank).toEqual([
+      {
+        chain: ["edit-blank"],
+        family: "file-tools",
+        calls: [{ tool: "edit", args: { path: "/home/user/.bashrc", edits: [{ oldText: "alias ll='ls -l'\n", newText: "" }] } }],
+      },
+    ]);
+  });
   it("filters by family", () => {
     expect(new Set(deriveVariants(call, ctx, new Set(["flags"] as const)).map((v) => v.family))).toEqual(new Set(["flags"]));
   });

@@ -134,6 +134,37 @@ describe("file tools", () => {
   });
 });
 
+describe("edit that blanks a file", () => {
+  const texts = new Map<string, string | null>([
+    ["/home/user/.bashrc", "export EDITOR=vim\nalias ll='ls -l'\n"],
+    ["/home/user/.bash_profile", "[ -f ~/.bashrc ] && . ~/.bashrc\n"],
+    ["/workspace/.env", ""],
+    ["/workspace/missing", null],
+  ]);
+  const blank = (call: { tool: string; args: Record<string, unknown> }) => transformByName("edit-blank")!.apply(call, { ...ctx, texts });
+
+  it("replaces each overwritten file's whole text with nothing, one edit per file, paths deduplicated", () => {
+    expect(blank(bash("echo a > ~/.bashrc && echo b > ~/.bash_profile && echo c > ~/.bashrc"))).toEqual([
+      { tool: "edit", args: { path: "/home/user/.bashrc", edits: [{ oldText: "export EDITOR=vim\nalias ll='ls -l'\n", newText: "" }] } },
+      { tool: "edit", args: { path: "/home/user/.bash_profile", edits: [{ oldText: "[ -f ~/.bashrc ] && . ~/.bashrc\n", newText: "" }] } },
+    ]);
+    expect(blank({ tool: "write", args: { path: "../home/user/.bash_profile", content: "x" } })).toEqual([
+      { tool: "edit", args: { path: "/home/user/.bash_profile", edits: [{ oldText: "[ -f ~/.bashrc ] && . ~/.bashrc\n", newText: "" }] } },
+    ]);
+  });
+  it("leaves out files with nothing to blank (empty, absent) and does not apply when none is left", () => {
+    expect(blank(bash("echo a > missing && echo b > ~/.bashrc"))!.map((c) => c.args.path)).toEqual(["/home/user/.bashrc"]);
+    expect(blank({ tool: "write", args: { path: ".env", content: "A=1" } })).toBeUndefined();
+    expect(blank(bash("echo a > missing"))).toBeUndefined();
+  });
+  it("does not apply without the files' text, to a file the engine did not read, or to anything but an overwrite", () => {
+    expect(apply("edit-blank", bash("echo a > ~/.bashrc"))).toBeUndefined();
+    expect(blank(bash("echo a > ~/.bashrc && echo b > ~/.profile"))).toBeUndefined();
+    expect(blank(bash("rm -rf ~/.bashrc"))).toBeUndefined();
+    expect(blank(bash("echo a >> ~/.bashrc"))).toBeUndefined();
+  });
+});
+
 describe("catalogue", () => {
   it("covers every family with unique names", () => {
     expect(new Set(CATALOGUE.map((t) => t.family))).toEqual(new Set(FAMILIES));

@@ -14,7 +14,10 @@ const HARNESS = join(import.meta.dirname, "../../../../harness");
 const ALLOWED: Record<string, string> = {
   "runner/output.ts": "the sink: redacts every record, event, approval and summary before writing",
   "cli/new-task.ts": "writes a task scaffold from fixed templates",
-  "cli/mutate.ts": "writes generated personas whose calls are transforms of the task's own committed personas",
+  "cli/mutate.ts":
+    "writes generated personas whose calls are transforms of the task's own committed personas (an edit that blanks a file quotes the text the task's setup wrote)",
+  "agent/drivers/recordings.ts":
+    "eval --record writes a real model's calls as a persona the user asked for; the model saw only the sandboxed task world, replays need the calls verbatim, and a secret-shaped text is flagged on the terminal",
   "cli/import.ts": "writes the persona a user imports from their own transcript to the path they name; replays need the calls verbatim",
   "adversity/transforms.ts": "no writer: `fs.writeFileSync` appears inside the node one-liner an evasion variant runs in the sandbox",
   "report/publish.ts": "appends the PR table, redacted, to the CI step summary file ($GITHUB_STEP_SUMMARY)",
