@@ -1,10 +1,6 @@
 /**
  * npm run eval -- [--tasks ...] [--gates ...] [--agents ...] [--approvers ...] [--trials N]
-<<<<<<< HEAD
- *                 [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--no-cache] [--json]
-=======
- *                 [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--json] [--record]
->>>>>>> adv2
+ *                 [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--no-cache] [--json] [--record]
  * npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--json]
  */
 import { randomBytes } from "node:crypto";
@@ -52,12 +48,8 @@ const OPTIONS = {
 
 const USAGE = `usage: npm run eval -- [--tasks t7_cleanup_tmp,t1_*] [--gates none,pi-permission-gate] [--agents reference,scripted,nop]
                      [--approvers fatigued,headless,rubber-stamp,oracle-scope] [--trials N] [--concurrency N] [--out DIR]
-<<<<<<< HEAD
                      [--resume] [--shard I/N] [--compare <run dir | summary.json | git ref>] [--no-cache] [--json]
-=======
-                     [--resume] [--shard I/N] [--compare <run dir | summary.json | git ref>] [--json]
                      [--record]   (each real model's trials saved as personas under <out>/recorded/<task>/; one trial at a time)
->>>>>>> adv2
        npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--json]`;
 
 export function newRunId(now = new Date()): string {
