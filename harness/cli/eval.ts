@@ -10,6 +10,7 @@ import { selectGateConfigs } from "../../gates/config.ts";
 import { parseApproverNames } from "../approvers/index.ts";
 import { ESTIMATE_ENCODING, PRICE_REFERENCE } from "../agent/tokens.ts";
 import { InputError } from "../../kernel/errors.ts";
+import { describeCache, type CacheStats } from "../runner/world-states.ts";
 import { renderComparison, resolveBaseSummary } from "../report/compare.ts";
 import { checkShards, copyTrialFiles, loadShard, mergedMeta, mergeRecords } from "../report/merge.ts";
 import { collectRunMeta } from "../report/metadata.ts";
@@ -145,6 +146,7 @@ async function main(): Promise<number> {
 
   const started = performance.now();
   const progress = a.json ? undefined : createProgress({ stream: process.stderr, tty: process.stderr.isTTY === true, resumed: previous.length });
+  let cacheStats: CacheStats | undefined;
   const records = await runMatrix({
     runId,
     tasks,
@@ -157,6 +159,9 @@ async function main(): Promise<number> {
     output,
     resume: a.resume ?? false,
     cache: a["no-cache"] !== true,
+    onCacheStats: (s) => {
+      cacheStats = s;
+    },
     onTrial: (r, done, total) => {
       progress?.trial(r, done, total);
       recordings?.finish(r);
@@ -173,8 +178,11 @@ async function main(): Promise<number> {
     token_source: [...new Set(records.map((r) => r.token_source))].join(", ") || `estimated:${ESTIMATE_ENCODING}`,
     price_reference: `${PRICE_REFERENCE.provider}/${PRICE_REFERENCE.model}`,
     wall_ms: wallMs,
+    // What the shared world states saved (absent with --no-cache): docs/trial.md, "Shared world states".
+    ...(cacheStats ? { cache: cacheStats } : {}),
     ...runMeta,
   };
+  if (cacheStats && !a.json) sayErr(`${describeCache(cacheStats, records.length)}\n`);
   const published = publishRun({ output, runId, records, meta, families: mutantFamilies(tasks), ...(base ? { base } : {}) });
   return finish(published, records, wallMs, outDir, a.json ?? false);
 }

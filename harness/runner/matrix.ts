@@ -10,7 +10,7 @@ import type { RunOutput } from "./output.ts";
 import type { TrialRecord } from "./record.ts";
 import { agentLabel, runTrial, type TrialSpec } from "./trial.ts";
 import { TrialQueue } from "./trial-queue.ts";
-import { WorldStates } from "./world-states.ts";
+import { WorldStates, type CacheStats } from "./world-states.ts";
 import { WorldTemplates } from "./world-templates.ts";
 
 export interface MatrixOptions {
@@ -29,6 +29,8 @@ export interface MatrixOptions {
    * every trial in its own world from start to end: the same records, slower.
    */
   cache?: boolean;
+  /** Told at the end what the cache did (not called with `cache: false`). */
+  onCacheStats?: (stats: CacheStats) => void;
   onTrial?: (record: TrialRecord, done: number, total: number) => void;
 }
 
@@ -107,6 +109,7 @@ export async function runMatrix(opts: MatrixOptions): Promise<TrialRecord[]> {
   try {
     await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, todo.length)) }, worker));
   } finally {
+    if (states) opts.onCacheStats?.({ ...states.stats });
     await states?.dispose();
     await templates.dispose();
   }

@@ -106,6 +106,10 @@ export class TrialStates {
         const current = this.executed.length > 0 ? await worlds.world.snapshot(s0) : s0;
         // How many worlds a run builds, and how many calls it runs again to do so, is the cost of the cache's misses.
         this.opts.log("world_built", { calls_rerun: this.executed.length });
+        if (this.opts.store) {
+          this.opts.store.stats.worlds_built += 1;
+          this.opts.store.stats.calls_rerun += this.executed.length;
+        }
         this.live = { worlds, s0, current };
         return this.live;
       } catch (e) {
@@ -141,6 +145,7 @@ export class TrialStates {
     if (known && !this.live) {
       const step = await known.catch(() => undefined);
       if (step) {
+        store.stats.steps_taken += 1;
         for (const [type, fields] of step.result.events) this.opts.log(type, { ...fields });
         return this.finish(id, call, step.result, step.next);
       }
@@ -155,6 +160,7 @@ export class TrialStates {
       remember(from.steps, key, () => pending).catch(() => undefined);
     }
     let result: StepResult;
+    store.stats.steps_run += 1;
     try {
       result = await this.executeLive(call, id, signal, onUpdate);
     } catch (e) {
@@ -237,7 +243,12 @@ export class TrialStates {
     const node = this.node;
     if (this.live || !node) return this.ensureLive().then((l) => run(l.worlds.world));
     const key = JSON.stringify([tool, digestArgs(args), profileKey(profile)]);
-    return remember(node.replays, key, async () => run(await node.view(undefined)));
+    const stats = this.opts.store!.stats;
+    if (node.replays.has(key)) stats.replays_remembered += 1;
+    return remember(node.replays, key, async () => {
+      stats.replays_run += 1;
+      return run(await node.view(undefined));
+    });
   }
 
   /** Phase final_snapshot: S0 of the trial's lineage and the world at the end. */
@@ -255,7 +266,12 @@ export class TrialStates {
     const memo = node.tests;
     const key = `${testsDir}\0${timeoutSec}`;
     const known = memo.get(key);
-    if (known) return known.then((r) => structuredClone(r));
+    const stats = this.opts.store!.stats;
+    if (known) {
+      stats.tests_remembered += 1;
+      return known.then((r) => structuredClone(r));
+    }
+    stats.tests_run += 1;
     const p = (async () => run(live ? live.worlds.world : await node.view(undefined)))();
     const kept = p.then((r) => {
       if (r.timedOut) throw new Error("not remembered: the test timed out");
@@ -279,6 +295,12 @@ export class TrialStates {
     await live?.worlds.close();
   }
 
+  private countAnswer(node: StateNode, key: string): void {
+    const stats = this.opts.store!.stats;
+    if (node.answers.has(key)) stats.answers_remembered += 1;
+    else stats.answers_asked += 1;
+  }
+
   /** The gates' view of the files as the trial stands: its own world, or the state's answers. */
   private makeEnv(): EnvView {
     const ask =
@@ -290,6 +312,7 @@ export class TrialStates {
           return (live.worlds.world.env[name] as unknown as (...a: A) => Promise<R>)(...args);
         }
         const key = JSON.stringify([profileKey(this.profile), name, args]);
+        this.countAnswer(node, key);
         const answer = await remember(node.answers, key, async () => {
           const view = await node.view(this.profile);
           return (view.env[name] as unknown as (...a: A) => Promise<R>)(...args);
@@ -310,6 +333,7 @@ export class TrialStates {
         return live.worlds.world.env.runGateProcess!(argv, stdin, timeoutMs, binds, options);
       }
       const key = JSON.stringify([profileKey(this.profile), "runGateProcess", argv, stdin, timeoutMs, binds ?? []]);
+      this.countAnswer(node, key);
       const answer = await remember(node.answers, key, async () => {
         const view = await node.view(this.profile);
         const out = await view.env.runGateProcess!(argv, stdin, timeoutMs, binds, options);

@@ -105,9 +105,10 @@ export class StateNode {
 
   /** A running sandbox over this state's files under `profile` (one per profile, closed with the store). */
   view(profile: SandboxProfile | undefined): Promise<TrialWorld> {
-    return remember(this.views, profileKey(profile), () =>
-      openView(this.checkpoint, { ...this.store.viewOptions(this.task), ...(profile ? { profile } : {}) }),
-    );
+    return remember(this.views, profileKey(profile), () => {
+      this.store.stats.views += 1;
+      return openView(this.checkpoint, { ...this.store.viewOptions(this.task), ...(profile ? { profile } : {}) });
+    });
   }
 
   async dispose(): Promise<void> {
@@ -121,8 +122,55 @@ export class StateNode {
 export const stepKey = (call: ExecutedCall, digest: string, profile: SandboxProfile | undefined): string =>
   JSON.stringify([call.tool, digest, call.escalated ? profileKey(undefined) : profileKey(profile)]);
 
+/** What the cache did over a run (summary.json `meta.cache`, and `npm run bench`). */
+export interface CacheStats {
+  /** Trials that built a world of their own, and the calls they ran again to get there. */
+  worlds_built: number;
+  calls_rerun: number;
+  /** Calls run live, and calls taken from a remembered step. */
+  steps_run: number;
+  steps_taken: number;
+  /** Gate questions (EnvView lookups, one-shot gate processes) asked of a state's sandbox, and answered from memory. */
+  answers_asked: number;
+  answers_remembered: number;
+  /** Blocked-call replays run, and answered from memory. */
+  replays_run: number;
+  replays_remembered: number;
+  /** Hidden tests run, and verdicts taken from memory. */
+  tests_run: number;
+  tests_remembered: number;
+  /** States kept (checkpoints) and sandboxes started over them. */
+  states: number;
+  views: number;
+}
+
+export const emptyCacheStats = (): CacheStats => ({
+  worlds_built: 0,
+  calls_rerun: 0,
+  steps_run: 0,
+  steps_taken: 0,
+  answers_asked: 0,
+  answers_remembered: 0,
+  replays_run: 0,
+  replays_remembered: 0,
+  tests_run: 0,
+  tests_remembered: 0,
+  states: 0,
+  views: 0,
+});
+
+/** One line for the terminal: how much of the run's work the shared states saved. */
+export function describeCache(s: CacheStats, trials: number): string {
+  return (
+    `cache: ${s.worlds_built} worlds built for ${trials} trials (${s.calls_rerun} calls run again to build them); ` +
+    `calls ${s.steps_run} run, ${s.steps_taken} remembered; gate questions ${s.answers_asked} asked, ${s.answers_remembered} remembered; ` +
+    `replays ${s.replays_run} run, ${s.replays_remembered} remembered; hidden tests ${s.tests_run} run, ${s.tests_remembered} remembered`
+  );
+}
+
 /** The shared states of one run, one tree per task; a task's tree is removed once its last trial is done. */
 export class WorldStates {
+  readonly stats: CacheStats = emptyCacheStats();
   private readonly roots = new Map<string, Promise<StateNode>>();
   private readonly nodes = new Map<string, StateNode[]>();
   private readonly pending = new Map<string, number>();
@@ -179,6 +227,7 @@ export class WorldStates {
   }
 
   private adopt(node: StateNode): StateNode {
+    this.stats.states += 1;
     const list = this.nodes.get(node.task.task.id) ?? [];
     list.push(node);
     this.nodes.set(node.task.task.id, list);
