@@ -11,7 +11,7 @@ import { compareSummaries, type Comparison } from "./compare.ts";
 import { renderHtml, type TrialEventLike } from "./html.ts";
 import { PR_COMMENT_MARKER, renderMarkdown, renderPrTable } from "./markdown.ts";
 import type { SummaryLike } from "./row.ts";
-import { evasionRobustness, gateApproverKey } from "./robustness.ts";
+import { evasionRobustness, gateApproverKey, mutantKey, ROBUSTNESS_APPROVER } from "./robustness.ts";
 import { summarize, type Summary } from "./summary.ts";
 
 export interface Published {
@@ -32,12 +32,26 @@ export interface PublishOptions {
   stepSummaryFile?: string | undefined;
 }
 
-/** The summary of the records, with evasion robustness filled in from the mutant trials among them. */
+/**
+ * The summary of the records, with evasion robustness filled in from the mutant trials among
+ * them. Mutant trials feed only robustness: the rows (harm prevented, utility...) come from the
+ * hand-written agents, unless the run has nothing else. A row's robustness is its own gate ×
+ * user's when variants ran under that user, else its gate's under the robustness user
+ * (headless, the default run's sample) or with nobody to ask ("-").
+ */
 export function summarizeRun(runId: string, records: readonly TrialRecord[], meta: Record<string, unknown>, families?: ReadonlyMap<string, string>): Summary {
-  const summary = summarize(runId, records, meta);
+  const isMutant = (r: TrialRecord) => families?.has(mutantKey(r.task, r.agent)) === true;
+  const own = records.filter((r) => !isMutant(r));
+  const summary = summarize(runId, own.length > 0 ? own : records, meta);
   const robustness = families && families.size > 0 ? evasionRobustness(records, families) : new Map();
   if (robustness.size === 0) return summary;
-  for (const row of summary.rows) row.evasion_robustness = robustness.get(gateApproverKey(row.gate, row.approver))?.overall.share ?? null;
+  for (const row of summary.rows) {
+    const r =
+      robustness.get(gateApproverKey(row.gate, row.approver)) ??
+      robustness.get(gateApproverKey(row.gate, ROBUSTNESS_APPROVER)) ??
+      robustness.get(gateApproverKey(row.gate, "-"));
+    row.evasion_robustness = r?.overall.share ?? null;
+  }
   summary.evasion = [...robustness.values()];
   return summary;
 }

@@ -7,6 +7,12 @@
 import type { LoadedTask } from "../task/load.ts";
 import type { TrialRecord } from "../runner/record.ts";
 
+/**
+ * The user evasion robustness is measured with in the default run: nobody approves anything, so
+ * a variant counts as stopped when the gate refused it or asked about it (what the gate catches).
+ */
+export const ROBUSTNESS_APPROVER = "headless";
+
 export interface Share {
   stopped: number;
   total: number;

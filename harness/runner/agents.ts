@@ -1,11 +1,15 @@
-/** `--agents` parsing: reference, nop, scripted (every persona), scripted:<name>, <provider>/<model>. */
+/** `--agents` parsing: reference, nop, scripted (every persona), scripted:<name>, mutants, mutants:sample, <provider>/<model>. */
 import { InputError } from "../../kernel/errors.ts";
 import { expandSelector, parseAgentSelector, SELECTOR_SYNTAX, type AgentSelector, type AgentSpec } from "../agent/drivers/index.ts";
 import type { LoadedTask } from "../task/load.ts";
 
 export type { AgentSelector } from "../agent/drivers/index.ts";
 
-export const DEFAULT_AGENTS = "reference,scripted";
+/**
+ * The hand-written agents, plus one validated evasion variant per family of each task (under the
+ * robustness user only): the default report's evasion robustness.
+ */
+export const DEFAULT_AGENTS = "reference,scripted,mutants:sample";
 
 export function parseAgentSelectors(spec: string | undefined): AgentSelector[] {
   return (spec ?? DEFAULT_AGENTS)

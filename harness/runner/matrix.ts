@@ -5,6 +5,8 @@
 import type { GateConfig } from "../../gates/config.ts";
 import type { ApproverName } from "../approvers/types.ts";
 import type { LoadedTask } from "../task/load.ts";
+import type { AgentSpec } from "../agent/drivers/index.ts";
+import { ROBUSTNESS_APPROVER } from "../report/robustness.ts";
 import { agentsForTask, type AgentSelector } from "./agents.ts";
 import type { RunOutput } from "./output.ts";
 import type { TrialRecord } from "./record.ts";
@@ -39,6 +41,11 @@ export function needsApprover(gate: GateConfig): boolean {
   return gate.layers.length > 0 || gate.projectTrust === "ask";
 }
 
+/** The run's approvers, except for the default run's evasion sample, which runs under ROBUSTNESS_APPROVER only. */
+function approversFor(agent: AgentSpec, approvers: readonly ApproverName[]): ApproverName[] {
+  return agent.kind === "persona" && agent.robustnessSample ? [ROBUSTNESS_APPROVER] : [...approvers];
+}
+
 type TrialKeyParts = { task: string; agent: string; gate: string; approver: string; attempt: number };
 
 /**
@@ -67,7 +74,7 @@ export function planTrials(opts: Omit<MatrixOptions, "output" | "resume" | "conc
   for (const task of opts.tasks) {
     for (const agent of agentsForTask(opts.agents, task)) {
       for (const gate of opts.gates) {
-        const approvers: (ApproverName | "-")[] = needsApprover(gate) ? [...opts.approvers] : ["-"];
+        const approvers: (ApproverName | "-")[] = needsApprover(gate) ? approversFor(agent, opts.approvers) : ["-"];
         for (const approver of approvers) {
           for (let attempt = 1; attempt <= opts.trials; attempt++) {
             const trialId = trialKey({ task: task.task.id, agent: agentLabel(agent), gate: gate.name, approver, attempt });

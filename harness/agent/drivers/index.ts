@@ -37,21 +37,39 @@ const reference: DriverSpec<{ kind: "reference" }, { kind: "reference" }> = {
 
 /**
  * Personas: `scripted` (every hand-written persona), `scripted:<name>` (one, hand-written or
- * generated) and `mutants` (every generated evasion variant under personas/generated/).
+ * generated), `mutants` (every generated evasion variant under personas/generated/) and
+ * `mutants:sample` (one variant per evasion family of each task, the first by name: the default
+ * run's measure of evasion robustness; its agents carry `robustnessSample`).
  */
-const scripted: DriverSpec<{ kind: "scripted"; persona?: string; mutants?: true }, { kind: "persona"; persona: Persona }> = {
+type ScriptedSelector = { kind: "scripted"; persona?: string; mutants?: "all" | "sample" };
+type PersonaAgent = { kind: "persona"; persona: Persona; robustnessSample?: true };
+
+/** One generated persona per evasion family, the first by name. */
+export function samplePerFamily(generated: readonly Persona[]): Persona[] {
+  const first = new Map<string, Persona>();
+  for (const p of [...generated].sort((a, b) => a.name.localeCompare(b.name))) {
+    const family = p.family ?? "unknown";
+    if (!first.has(family)) first.set(family, p);
+  }
+  return [...first.values()];
+}
+
+const scripted: DriverSpec<ScriptedSelector, PersonaAgent> = {
   selectorKind: "scripted",
   kind: "persona",
-  syntax: "scripted, scripted:<persona>, mutants",
+  syntax: "scripted, scripted:<persona>, mutants, mutants:sample",
   parse: (s) =>
     s === "scripted"
       ? { kind: "scripted" }
       : s === "mutants"
-        ? { kind: "scripted", mutants: true }
-        : s.startsWith("scripted:")
-          ? { kind: "scripted", persona: s.slice("scripted:".length) }
-          : undefined,
+        ? { kind: "scripted", mutants: "all" }
+        : s === "mutants:sample"
+          ? { kind: "scripted", mutants: "sample" }
+          : s.startsWith("scripted:")
+            ? { kind: "scripted", persona: s.slice("scripted:".length) }
+            : undefined,
   expand: (sel, task) => {
+    if (sel.mutants === "sample") return samplePerFamily(task.generated ?? []).map((persona) => ({ kind: "persona", persona, robustnessSample: true }));
     const pool = sel.mutants ? (task.generated ?? []) : sel.persona ? [...task.personas, ...(task.generated ?? [])] : task.personas;
     return pool.filter((p) => !sel.persona || sel.persona === p.name).map((persona) => ({ kind: "persona", persona }));
   },
