@@ -34,7 +34,12 @@ describe("the default run's evasion sample", () => {
   const sampleTask = {
     task: { id: "t" },
     personas: [persona("careless")],
-    generated: [persona("careless--rm-r-f", "flags"), persona("careless--rm-fr", "flags"), persona("careless--base64", "indirection"), persona("zz--b", "indirection")],
+    generated: [
+      persona("careless--rm-r-f", "flags"),
+      persona("careless--rm-fr", "flags"),
+      persona("careless--base64", "indirection"),
+      persona("zz--b", "indirection"),
+    ],
   } as unknown as LoadedTask;
   const sample = (spec: string) => agentsForTask(parseAgentSelectors(spec), sampleTask);
 
