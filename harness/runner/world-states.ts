@@ -184,7 +184,8 @@ export class WorldStates {
       mounts: task.task.world.mounts,
       limits: {
         callTimeoutMs: l.call_timeout_sec * 1000,
-        trialTimeoutMs: (l.agent_timeout_sec + 60) * 1000,
+        // A view lives as long as its task's trials; no trial's time limit ends it.
+        trialTimeoutMs: 2_147_483_647,
         memoryMb: l.memory_mb,
         pids: l.pids,
         fileSizeMb: l.file_size_mb,

@@ -171,7 +171,7 @@ class BwrapWorld implements TrialWorld {
   private restartPlanned = false;
   private readonly trialTimer: NodeJS.Timeout;
   /** The agent-phase profile as last resolved for the helper; gate processes see the same view. */
-  private agentProfile: SandboxProfile = { kind: "default" };
+  private agentProfile: SandboxProfile | undefined;
   /** Drops this world's dir from the exit-time clean-up once close() removed it. */
   private forget: (() => void) | undefined;
 
@@ -323,7 +323,8 @@ class BwrapWorld implements TrialWorld {
       mounts: this.trial.mounts,
       host: host(),
       readOnlyBinds: [{ hostPath: REPO_NODE_MODULES, sandboxPath: GATE_NODE_MODULES_MOUNT }, ...hookBinds],
-      profile: this.agentProfile,
+      // A view whose helper never started resolves the profile now (the files it masks are there already).
+      profile: (this.agentProfile ??= resolveProfile(normaliseProfile(this.options.profile), this.trial.mounts.home, this.trial)),
       readOnlyWorld: true,
       command: argv,
     });
@@ -537,7 +538,8 @@ export async function checkpointWorld(world: World, parentDir?: string): Promise
  * hidden test (which runs on a copy) and clones. Nothing the harness asks through it writes.
  */
 export function openView(trial: TrialDir, options: CreateWorldOptions): Promise<TrialWorld> {
-  return startWorld(trial, { ...options, keep: true }, false);
+  // Lazy: its helper starts on the first file question; a clone, a hidden test or a gate process needs none.
+  return Promise.resolve(new BwrapWorld(trial, { ...options, keep: true }, false));
 }
 
 /** Removes a checkpoint made by checkpointWorld and frees its sandbox user. */
