@@ -54,7 +54,8 @@ describe("eval merge", () => {
     expect(m.code, m.stderr).toBe(0);
     const a = records(whole).sort(byId).map(comparable);
     const b = records(merged).sort(byId).map(comparable);
-    expect(a.length).toBe(6);
+    // The default agents: the reference and 2 personas, plus t7's evasion sample (5 variants) under headless, × 2 gates.
+    expect(a.length).toBe(16);
     expect(b).toEqual(a);
     const strip = (s: { rows: Record<string, unknown>[] }) => s.rows.map(({ duration_ms: _d, gate_ms: _g, ...r }) => r);
     const sw = JSON.parse(readFileSync(join(whole, "summary.json"), "utf8"));
