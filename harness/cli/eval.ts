@@ -115,7 +115,8 @@ async function main(): Promise<number> {
   const approvers = parseApproverNames(a.approvers);
   const trials = intFlag(a.trials, "--trials", 1);
   // Trials mostly wait on sandbox start-up and child processes: two per core keeps both busy.
-  const concurrency = intFlag(a.concurrency, "--concurrency", a.record ? 1 : Math.max(2, 2 * availableParallelism()));
+  // Trials mostly wait on sandboxes starting and on each other's remembered steps: 4 per core keeps the cores busy.
+  const concurrency = intFlag(a.concurrency, "--concurrency", a.record ? 1 : Math.max(2, 4 * availableParallelism()));
   if (a.record && concurrency !== 1)
     throw new InputError(
       "command line",
