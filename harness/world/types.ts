@@ -40,6 +40,20 @@ export interface SnapshotEntry {
 /** sandbox path -> entry, for every path under the world's roots (roots themselves included). */
 export type Snapshot = Map<string, SnapshotEntry>;
 
+/** What one snapshot cost (World.lastSnapshotStats). */
+export interface SnapshotStats {
+  /** Files whose content was read and hashed. */
+  hashed: number;
+  /** Files whose hash was carried over (same inode, size, mtime and ctime). */
+  reused: number;
+  /** Relative to the last snapshot: only the paths that could have changed were looked at. */
+  incremental: boolean;
+  /** Paths lstat'ed. */
+  looked: number;
+  /** Why a snapshot relative to the last one walked everything after all. */
+  reason?: string;
+}
+
 /** Result of one file operation done by a tool inside the sandbox. */
 export type OpResult<T> = { ok: true; value: T } | { ok: false; code: string; message: string };
 

@@ -17,7 +17,8 @@ import { normaliseProfile, resolveProfile, type ProfileOption } from "./strict-p
 import { copyTrialDir, createTrialDir, DEFAULT_TRIALS_DIR, releaseTrialIdentity, removeTrialDir, stageCopy, type TrialDir } from "./trial-dir.ts";
 import { GATE_HOOKS_MOUNT, GATE_NODE_MODULES_MOUNT, HELPER_MOUNT, HOME, SANDBOX_TMP, TESTS_MOUNT, WORKSPACE } from "../../kernel/sandbox-paths.ts";
 import type { SandboxProfile } from "../../kernel/sandbox-profile.ts";
-import type { ExecResult, LimitKind, OpResult, Snapshot, SnapshotEntry, World, WorldFs, WorldLimits } from "./types.ts";
+import { SnapshotMap } from "./snapshot-map.ts";
+import type { ExecResult, LimitKind, OpResult, Snapshot, SnapshotEntry, SnapshotStats, World, WorldFs, WorldLimits } from "./types.ts";
 import { refreshGitIndexes } from "./git-index.ts";
 
 /**
@@ -101,8 +102,8 @@ export interface TrialWorld extends World {
    * `tamper` compares the world before and after the test: tampered means the result is not trusted.
    */
   runHiddenTest(hostTestsDir: string, opts?: RunOptions): Promise<HiddenTestResult>;
-  /** Files hashed and hashes reused by the last snapshot. */
-  readonly lastSnapshotStats: { hashed: number; reused: number } | undefined;
+  /** What the last snapshot cost: files hashed, hashes reused, paths looked at, whether it was incremental. */
+  readonly lastSnapshotStats: SnapshotStats | undefined;
   /** How many times the helper was restarted after dying (e.g. the agent ran `kill -9 -1`). */
   readonly helperRestarts: number;
   /** Ends the agent phase now (the trial's time is up): running commands are killed, agent calls fail with trial_timeout. */
@@ -141,6 +142,21 @@ function readableByAnyone(hostPath: string): boolean {
 }
 
 export type HiddenTestResult = ExecResult & { tamper: TamperReport };
+
+/** The measurer's answer to a full snapshot. */
+interface FullAnswer {
+  id: string;
+  entries: Record<string, SnapshotEntry>;
+  stats: SnapshotStats;
+}
+
+/** The measurer's answer to a snapshot relative to the last one: what changed, appeared or went. */
+interface DeltaAnswer {
+  id: string;
+  changed: [string, SnapshotEntry][];
+  removed: string[];
+  stats: SnapshotStats;
+}
 export type { TrialDir } from "./trial-dir.ts";
 
 let hostSystem: HostSystem | undefined;
@@ -158,12 +174,16 @@ class BwrapWorld implements TrialWorld {
   readonly limits: WorldLimits;
   helperRestarts = 0;
   trialTimedOut = false;
-  lastSnapshotStats: { hashed: number; reused: number } | undefined;
+  lastSnapshotStats: SnapshotStats | undefined;
   private helper: HelperProcess | undefined;
   private starting: Promise<HelperProcess> | undefined;
   /** The measurer (snapshots, disk use): out of the agent's reach, see buildMeasurerArgs. */
   private measurer: HelperProcess | undefined;
   private measurerStarting: Promise<HelperProcess> | undefined;
+  /** The last snapshot returned, and the id the measurer knows it by. */
+  private lastSnapshot: { id: string; map: SnapshotMap } | undefined;
+  /** Snapshots are taken one at a time: each may be relative to the one before. */
+  private snapshotQueue: Promise<unknown> = Promise.resolve();
   /** Host copies of gate hook files, readable by the sandbox user: host path -> staged path. */
   private readonly stagedHooks = new Map<string, Promise<string>>();
   private closed = false;
@@ -392,15 +412,41 @@ class BwrapWorld implements TrialWorld {
     }
   }
 
-  async snapshot(previous?: Snapshot): Promise<Snapshot> {
+  /**
+   * Every path of the world now. When `previous` is the last snapshot this world returned (and
+   * nobody changed it), the measurer still holds it and answers with what changed since, which
+   * costs what changed; otherwise it walks everything, reusing `previous`'s hashes. The result
+   * is the same either way (harness/world/inside/helper.mjs, incremental snapshots).
+   */
+  snapshot(previous?: Snapshot): Promise<Snapshot> {
+    const run = this.snapshotQueue.then(() => this.takeSnapshot(previous));
+    this.snapshotQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async takeSnapshot(previous?: Snapshot): Promise<Snapshot> {
+    const timeoutMs = Math.max(this.limits.callTimeoutMs, SNAPSHOT_TIMEOUT_MS);
+    const last = this.lastSnapshot;
+    this.lastSnapshot = undefined; // until this one is answered
+    if (previous && last && previous === last.map && last.map.pristine) {
+      try {
+        const value = (await this.measure("snapshot", { roots: this.roots, base: last.id }, timeoutMs)) as DeltaAnswer;
+        const map = last.map.withChanges(value.changed, value.removed);
+        this.lastSnapshotStats = value.stats;
+        this.lastSnapshot = { id: value.id, map };
+        return map;
+      } catch (e) {
+        // A measurer started anew since (it was replaced) holds nothing: a full snapshot below.
+        if (!(e instanceof WorldError && e.code === "ESTALE")) throw e;
+      }
+    }
     const prev: Record<string, SnapshotEntry> = {};
     if (previous) for (const [p, e] of previous) if (e.type === "file" && e.hash) prev[p] = e;
-    const value = (await this.measure("snapshot", { roots: this.roots, previous: prev }, Math.max(this.limits.callTimeoutMs, SNAPSHOT_TIMEOUT_MS))) as {
-      entries: Record<string, SnapshotEntry>;
-      stats: { hashed: number; reused: number };
-    };
+    const value = (await this.measure("snapshot", { roots: this.roots, previous: prev }, timeoutMs)) as FullAnswer;
+    const map = SnapshotMap.of(Object.entries(value.entries));
     this.lastSnapshotStats = value.stats;
-    return new Map(Object.entries(value.entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    this.lastSnapshot = { id: value.id, map };
+    return map;
   }
 
   async runScript(hostScriptPath: string, opts: RunOptions = {}): Promise<ExecResult> {

@@ -6,7 +6,7 @@
 // Requests may overlap (ids). Nothing here may crash the process: every op is wrapped.
 // Plain JavaScript with node builtins only: nothing from the host's node_modules is visible here.
 import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
@@ -769,7 +769,12 @@ async function hashFile(abs, ino, prefixLen) {
   }
 }
 
-async function entryFor(abs, st, previous, stats) {
+/**
+ * The entry of `abs`, lstat'ed as `st` (bigint). `prev` is the path's entry in the snapshot this
+ * one is relative to, if any: a regular file whose ino, size, mtime and ctime all match keeps its
+ * hash; one that grew and whose first prev.size bytes still hash to prev.hash was appended to.
+ */
+async function entryFor(abs, st, prev, stats) {
   const type = typeOf(st);
   const e = {
     type,
@@ -781,7 +786,6 @@ async function entryFor(abs, st, previous, stats) {
   };
   if (type === "symlink") e.target = await fsp.readlink(abs);
   if (type === "file") {
-    const prev = previous?.[abs];
     if (prev && prev.type === "file" && prev.hash && prev.ino === e.ino && prev.size === e.size && prev.mtimeNs === e.mtimeNs && prev.ctimeNs === e.ctimeNs) {
       e.hash = prev.hash;
       stats.reused++;
@@ -802,24 +806,46 @@ async function entryFor(abs, st, previous, stats) {
   return e;
 }
 
+const ENTRY_FIELDS = ["type", "size", "mode", "hash", "appendOf", "target", "mtimeNs", "ctimeNs", "ino"];
+
+function sameEntry(a, b) {
+  for (const f of ENTRY_FIELDS) if (a[f] !== b[f]) return false;
+  return true;
+}
+
+async function lstatOrNull(abs) {
+  try {
+    return await fsp.lstat(abs, { bigint: true });
+  } catch {
+    return null;
+  }
+}
+
 const SNAPSHOT_BATCH = 32;
 
-async function opSnapshot({ roots, previous }) {
-  const entries = {};
-  const stats = { hashed: 0, reused: 0 };
-  for (const r of roots) {
-    const root = resolvePath(r);
-    let st;
-    try {
-      st = await fsp.lstat(root, { bigint: true });
-    } catch {
-      continue;
-    }
-    entries[root] = await entryFor(root, st, previous, stats);
+/**
+ * Every path under `roots` (absolute), never following a link: path -> entry, and path -> link
+ * count of everything that is not a folder. `prevOf(path)` is the path's previous entry.
+ * `watch(dir)`, when given, is called on each folder before it is read: whatever changes in it
+ * afterwards raises an event, whatever changed before is read.
+ */
+async function walkRoots(roots, prevOf, stats, watch) {
+  const entries = new Map();
+  const links = new Map();
+  const add = async (abs, st) => {
+    const e = await entryFor(abs, st, prevOf(abs), stats);
+    entries.set(abs, e);
+    if (e.type !== "dir") links.set(abs, Number(st.nlink));
+  };
+  for (const root of roots) {
+    const st = await lstatOrNull(root);
+    if (!st) continue;
+    await add(root, st);
     if (!st.isDirectory()) continue;
     const stack = [root];
     while (stack.length > 0) {
       const dir = stack.pop();
+      watch?.(dir);
       let names;
       try {
         names = await fsp.readdir(dir);
@@ -831,20 +857,378 @@ async function opSnapshot({ roots, previous }) {
         await Promise.all(
           names.slice(i, i + SNAPSHOT_BATCH).map(async (n) => {
             const abs = path.posix.join(dir, n);
-            let cst;
-            try {
-              cst = await fsp.lstat(abs, { bigint: true });
-            } catch {
-              return;
-            }
-            entries[abs] = await entryFor(abs, cst, previous, stats);
+            const cst = await lstatOrNull(abs);
+            if (!cst) return;
+            await add(abs, cst);
             if (cst.isDirectory()) stack.push(abs);
           }),
         );
       }
     }
   }
-  return { entries, stats };
+  return { entries, links };
+}
+
+/** A full snapshot, remembering nothing (the agent helper's op). */
+async function opSnapshot({ roots, previous }) {
+  const stats = { hashed: 0, reused: 0 };
+  const { entries } = await walkRoots(roots.map(resolvePath), (p) => previous?.[p], stats);
+  return { entries: Object.fromEntries(entries), stats };
+}
+
+// ---------- incremental snapshots (the measurer) ----------
+//
+// The measurer lives as long as its world. It keeps the last snapshot it answered (by id) and
+// watches every folder of the world with inotify: one fs.watch per folder, added before the
+// folder is read. A snapshot relative to that id looks only at the paths that events named
+// since, plus the few files no event can vouch for, and answers with the entries that changed,
+// appeared or went. Whenever the events may not tell everything, it walks the whole world as a
+// full snapshot does (and still answers with the difference only):
+// - more than MAX_EVENTS events: the kernel's queue may have overflowed, and libuv drops the
+//   overflow mark (it counts as an event for no watch);
+// - a watcher error, or a folder that could not be watched (watch limit, no access);
+// - a folder that appeared or moved, or whose mode changed: it was not watched while it was
+//   new, so a file linked into it, written through that name and unlinked again would have left
+//   no event naming the file, and a folder that became readable must be read;
+// - a name that came or went more than once: libuv gives no rename cookie, and such a name may
+//   have been a second link to a known file, written through and removed;
+// - an event without a name, or a path whose folder is not watched.
+// Anything that is not a folder and has more than one link is looked at on every snapshot (a
+// write through another name raises no event on this one); so are files without a hash
+// (unreadable, or replaced while they were hashed) and files marked appendOf (the mark is
+// relative to the snapshot before). A new name whose inode has other names known makes those
+// names be looked at too. Links are never followed.
+// inotify does not report writes through a shared writable mapping (mmap): such a write is seen
+// when something else names the file, or at the next full walk.
+
+const INOTIFY_QUEUE = (() => {
+  try {
+    return Number(fs.readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf-8").trim()) || 16384;
+  } catch {
+    return 16384;
+  }
+})();
+/** More events than this since the last snapshot: walk everything. Well below the kernel's queue. */
+const MAX_EVENTS = Math.max(16, Math.min(4096, Math.floor(INOTIFY_QUEUE / 4)));
+/** Event-loop turns before a snapshot, so that the events of changes made before it was asked for are in. */
+const DRAIN_TURNS = 3;
+const SNAPSHOT_IDS = `${process.pid}-${randomUUID()}`;
+let snapshotSeq = 0;
+
+/** What the measurer knows about its world: the last snapshot answered, its indexes, the watchers, and the events since. */
+const W = {
+  /** The last snapshot answered (null: none, or its state was lost). */
+  id: null,
+  rootsKey: "",
+  /** path -> entry, exactly as answered. */
+  entries: new Map(),
+  /** folder -> the paths known in it. */
+  children: new Map(),
+  /** inode number -> the known paths of it that are not folders. */
+  inos: new Map(),
+  /** Paths looked at on every snapshot (several links, no hash, appendOf). */
+  recheck: new Set(),
+  /** Files with a hash. */
+  hashedFiles: 0,
+  /** folder -> its watcher. */
+  watchers: new Map(),
+  /** Watchers to close once a snapshot is answered. */
+  stale: [],
+  /** Since the last snapshot: path -> how many times it came or went. */
+  dirty: new Map(),
+  /** Watched folder -> came-or-went events named like the folder itself (its own, or a child's of that name). */
+  selves: new Map(),
+  events: 0,
+  /** Why the next snapshot must walk everything. */
+  doubt: null,
+};
+
+function startInterval() {
+  W.dirty = new Map();
+  W.selves = new Map();
+  W.events = 0;
+  W.doubt = null;
+}
+
+function markDirty(p, renames) {
+  W.dirty.set(p, (W.dirty.get(p) ?? 0) + renames);
+}
+
+/** One inotify event through the watcher of `dir`: "change" (content, attributes) or "rename" (created, removed, moved). */
+function noteEvent(dir, type, name) {
+  if (++W.events > MAX_EVENTS) return;
+  if (typeof name !== "string" || name === "" || name.includes("/")) {
+    W.doubt ??= `an event without a name in ${dir}`;
+    return;
+  }
+  const renames = type === "change" ? 0 : 1;
+  markDirty(dir, 0); // its times change with its entries
+  const p = path.posix.join(dir, name);
+  if (name === path.posix.basename(dir)) {
+    // The folder's own deletion or move, or a child of the same name: told apart at the snapshot.
+    markDirty(p, 0);
+    W.selves.set(dir, (W.selves.get(dir) ?? 0) + renames);
+  } else markDirty(p, renames);
+}
+
+function watchFolder(dir, into) {
+  try {
+    const w = fs.watch(dir, { persistent: false }, (type, name) => noteEvent(dir, type, name));
+    w.on("error", (e) => {
+      W.doubt ??= `watching ${dir} failed: ${e?.code ?? e?.message}`;
+    });
+    into.set(dir, w);
+    return true;
+  } catch (e) {
+    W.doubt ??= `cannot watch ${dir}: ${e?.code ?? e?.message}`;
+    return false;
+  }
+}
+
+function indexAdd(p, e, nlink) {
+  const parent = path.posix.dirname(p);
+  let kids = W.children.get(parent);
+  if (!kids) W.children.set(parent, (kids = new Set()));
+  kids.add(p);
+  if (e.type === "dir") return;
+  let names = W.inos.get(e.ino);
+  if (!names) W.inos.set(e.ino, (names = new Set()));
+  names.add(p);
+  if (e.hash) W.hashedFiles++;
+  setRecheck(p, e, nlink);
+}
+
+function setRecheck(p, e, nlink) {
+  if (e.type !== "dir" && (nlink > 1 || (e.type === "file" && (!e.hash || e.appendOf)))) W.recheck.add(p);
+  else W.recheck.delete(p);
+}
+
+function indexRemove(p, e) {
+  W.children.get(path.posix.dirname(p))?.delete(p);
+  if (e.type === "dir") {
+    W.children.delete(p);
+    const w = W.watchers.get(p);
+    if (w) {
+      W.stale.push(w);
+      W.watchers.delete(p);
+    }
+    return;
+  }
+  const names = W.inos.get(e.ino);
+  names?.delete(p);
+  if (names?.size === 0) W.inos.delete(e.ino);
+  if (e.hash) W.hashedFiles--;
+  W.recheck.delete(p);
+}
+
+/** A full walk that also (re)watches every folder and rebuilds what the measurer knows. */
+async function walkAndTrack(roots, prevOf, stats) {
+  startInterval();
+  const watchers = new Map();
+  let watching = true;
+  const { entries, links } = await walkRoots(roots, prevOf, stats, (dir) => {
+    if (watching && !watchFolder(dir, watchers)) watching = false;
+  });
+  W.stale.push(...W.watchers.values());
+  if (!watching) {
+    // the next snapshot walks everything again (W.doubt is set): these would only count events
+    W.stale.push(...watchers.values());
+    watchers.clear();
+  }
+  W.watchers = watchers;
+  W.entries = entries;
+  W.children = new Map();
+  W.inos = new Map();
+  W.recheck = new Set();
+  W.hashedFiles = 0;
+  for (const [p, e] of entries) indexAdd(p, e, links.get(p) ?? 1);
+  return entries;
+}
+
+/**
+ * The paths events named since the last snapshot, and those looked at every time, against what
+ * is known: `{changed: Map(path -> entry | null)}`, or `{doubt}` when only a full walk can tell.
+ * Changes nothing known; the caller commits.
+ */
+async function lookAtChanges(roots, dirty, selves, stats) {
+  const known = W.entries;
+  const seen = new Map();
+  const look = async (p) => {
+    if (!seen.has(p)) seen.set(p, lstatOrNull(p));
+    return seen.get(p);
+  };
+  for (const [dir, n] of selves) {
+    if (n === 0) continue;
+    const st = await look(dir);
+    const k = known.get(dir);
+    // Still the same folder: the events were a child's. Otherwise they were its own going, which its parent saw too.
+    if (st?.isDirectory() && k?.type === "dir" && k.ino === Number(st.ino)) markIn(dirty, path.posix.join(dir, path.posix.basename(dir)), n);
+  }
+  for (const [p, n] of dirty) if (n > 1) return { doubt: `${p} came or went more than once` };
+  const changed = new Map();
+  const links = new Map();
+  const todo = new Set([...roots, ...dirty.keys(), ...W.recheck]);
+  const queue = [...todo];
+  let doubt = null;
+  const removeTree = (p) => {
+    changed.set(p, null);
+    for (const c of W.children.get(p) ?? []) removeTree(c);
+  };
+  const visit = async (p) => {
+    const st = await look(p);
+    const old = known.get(p);
+    if (!st) {
+      if (old) removeTree(p);
+      return;
+    }
+    if (!roots.includes(p)) {
+      const parent = path.posix.dirname(p);
+      if (known.get(parent)?.type !== "dir" || !W.watchers.has(parent) || changed.get(parent) === null) {
+        doubt ??= `${p} is in a folder that is not watched`;
+        return;
+      }
+    }
+    if (st.isDirectory()) {
+      if (old?.type !== "dir" || old.ino !== Number(st.ino) || !W.watchers.has(p)) {
+        doubt ??= `${p} is a new or moved folder`;
+        return;
+      }
+      if (old.mode !== Number(st.mode & 0o7777n)) {
+        doubt ??= `the mode of ${p} changed`;
+        return;
+      }
+    } else if (old?.type === "dir") removeTree(p);
+    const e = await entryFor(p, st, old, stats);
+    if (e.type !== "dir") {
+      links.set(p, Number(st.nlink));
+      if (st.nlink > 1n) {
+        for (const q of W.inos.get(e.ino) ?? []) {
+          if (!todo.has(q)) {
+            todo.add(q);
+            queue.push(q);
+          }
+        }
+      }
+    }
+    if (!old || !sameEntry(old, e)) changed.set(p, e);
+  };
+  for (let i = 0; i < queue.length && !doubt; ) {
+    const batch = queue.slice(i, i + SNAPSHOT_BATCH);
+    i += batch.length;
+    await Promise.all(batch.map(visit));
+  }
+  if (doubt) return { doubt };
+  stats.looked = seen.size;
+  return { changed, links };
+}
+
+function markIn(map, p, n) {
+  map.set(p, (map.get(p) ?? 0) + n);
+}
+
+function commit(changed, links) {
+  for (const [p, e] of changed) {
+    const old = W.entries.get(p);
+    if (old?.type === "dir" && e?.type === "dir") {
+      W.entries.set(p, e); // the same folder (a new or moved one is never committed): its watcher and children stay
+      continue;
+    }
+    if (old) indexRemove(p, old);
+    if (e === null) W.entries.delete(p);
+    else {
+      W.entries.set(p, e);
+      indexAdd(p, e, links.get(p) ?? 1);
+    }
+  }
+  // Looked at and unchanged: the link count may still have changed.
+  for (const [p, n] of links) {
+    const e = W.entries.get(p);
+    if (e && !changed.has(p)) setRecheck(p, e, n);
+  }
+}
+
+function nextSnapshotId() {
+  snapshotSeq++;
+  return `${SNAPSHOT_IDS}-${snapshotSeq}`;
+}
+
+/**
+ * The measurer's snapshot. `{roots, previous}`: a full walk, reusing the hashes of `previous`
+ * (path -> entry), answered whole: `{id, entries, stats}`. `{roots, base}`: relative to the
+ * snapshot `base`, which must be the last one answered (else ESTALE), answered as
+ * `{id, changed: [[path, entry]...], removed: [path...], stats}`.
+ */
+async function measureSnapshot({ roots, previous, base }) {
+  const abs = roots.map(resolvePath);
+  const rootsKey = JSON.stringify(abs);
+  for (let i = 0; i < DRAIN_TURNS; i++) await new Promise((r) => setImmediate(r));
+  try {
+    return await answerSnapshot(abs, rootsKey, previous, base);
+  } finally {
+    // The folders they watched are gone, or watched again by a new watcher (the same inotify
+    // watch: libuv shares it), which would otherwise see every event twice.
+    for (const w of W.stale.splice(0)) w.close();
+  }
+}
+
+async function answerSnapshot(abs, rootsKey, previous, base) {
+  const stats = { hashed: 0, reused: 0, incremental: false, looked: 0 };
+  if (base === undefined || base === null) {
+    W.id = null;
+    const entries = await walkAndTrack(abs, (p) => previous?.[p], stats);
+    W.id = nextSnapshotId();
+    W.rootsKey = rootsKey;
+    stats.looked = entries.size;
+    return { id: W.id, entries: Object.fromEntries(entries), stats };
+  }
+  if (base !== W.id || rootsKey !== W.rootsKey) throw new OpError("ESTALE", `the measurer does not hold snapshot ${base}`);
+  W.id = null; // until this one is answered: a failure below leaves nothing to be relative to
+  let reason = W.doubt ?? (W.events > MAX_EVENTS ? `more than ${MAX_EVENTS} events` : null);
+  const dirty = W.dirty;
+  const selves = W.selves;
+  let changed;
+  let removed;
+  if (!reason) {
+    startInterval(); // from here on, events are for the next snapshot
+    const r = await lookAtChanges(abs, dirty, selves, stats);
+    if (r.doubt) reason = r.doubt;
+    else {
+      commit(r.changed, r.links);
+      changed = [];
+      removed = [];
+      for (const [p, e] of r.changed) {
+        if (e === null) removed.push(p);
+        else changed.push([p, e]);
+      }
+      stats.incremental = true;
+      stats.reused = Math.max(0, W.hashedFiles - stats.hashed);
+    }
+  }
+  if (reason) {
+    const old = W.entries;
+    stats.hashed = 0;
+    stats.reused = 0;
+    const entries = await walkAndTrack(abs, (p) => old.get(p), stats);
+    stats.looked = entries.size;
+    stats.reason = reason;
+    changed = [];
+    removed = [];
+    for (const [p, e] of entries) {
+      const o = old.get(p);
+      if (!o || !sameEntry(o, e)) changed.push([p, e]);
+    }
+    for (const p of old.keys()) if (!entries.has(p)) removed.push(p);
+  }
+  W.id = nextSnapshotId();
+  return { id: W.id, changed, removed, stats };
+}
+
+/** One snapshot at a time: each is relative to the one before. */
+let snapshotQueue = Promise.resolve();
+function opMeasureSnapshot(req) {
+  const run = snapshotQueue.then(() => measureSnapshot(req));
+  snapshotQueue = run.catch(() => {});
+  return run;
 }
 
 /** Disk use of the roots: allocated blocks of every entry, walked without following links. */
@@ -914,7 +1298,7 @@ async function opReaddir({ path: p }) {
 /** The measurer answers only measurements: it never runs or changes anything. */
 const MEASURER_OPS = {
   ping: async () => ({ pid: process.pid }),
-  snapshot: opSnapshot,
+  snapshot: opMeasureSnapshot,
   du: opDu,
 };
 
