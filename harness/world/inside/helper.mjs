@@ -824,17 +824,20 @@ async function lstatOrNull(abs) {
 const SNAPSHOT_BATCH = 32;
 
 /**
- * Every path under `roots` (absolute), never following a link: path -> entry, and path -> link
- * count of everything that is not a folder. `prevOf(path)` is the path's previous entry.
+ * Every path under `roots` (absolute), never following a link: path -> entry, path -> link
+ * count of everything that is not a folder, and path -> allocated 512-byte blocks.
+ * `prevOf(path)` is the path's previous entry.
  * `watch(dir)`, when given, is called on each folder before it is read: whatever changes in it
  * afterwards raises an event, whatever changed before is read.
  */
 async function walkRoots(roots, prevOf, stats, watch) {
   const entries = new Map();
   const links = new Map();
+  const blocks = new Map();
   const add = async (abs, st) => {
     const e = await entryFor(abs, st, prevOf(abs), stats);
     entries.set(abs, e);
+    blocks.set(abs, Number(st.blocks));
     if (e.type !== "dir") links.set(abs, Number(st.nlink));
   };
   for (const root of roots) {
@@ -866,7 +869,7 @@ async function walkRoots(roots, prevOf, stats, watch) {
       }
     }
   }
-  return { entries, links };
+  return { entries, links, blocks };
 }
 
 /** A full snapshot, remembering nothing (the agent helper's op). */
@@ -930,6 +933,9 @@ const W = {
   recheck: new Set(),
   /** Files with a hash. */
   hashedFiles: 0,
+  /** path -> allocated 512-byte blocks, and their sum: the disk use the world's limit is checked against. */
+  blocks: new Map(),
+  totalBlocks: 0,
   /** folder -> its watcher. */
   watchers: new Map(),
   /** Watchers to close once a snapshot is answered. */
@@ -1026,7 +1032,7 @@ async function walkAndTrack(roots, prevOf, stats) {
   startInterval();
   const watchers = new Map();
   let watching = true;
-  const { entries, links } = await walkRoots(roots, prevOf, stats, (dir) => {
+  const { entries, links, blocks } = await walkRoots(roots, prevOf, stats, (dir) => {
     if (watching && !watchFolder(dir, watchers)) watching = false;
   });
   W.stale.push(...W.watchers.values());
@@ -1042,15 +1048,20 @@ async function walkAndTrack(roots, prevOf, stats) {
   W.recheck = new Set();
   W.hashedFiles = 0;
   for (const [p, e] of entries) indexAdd(p, e, links.get(p) ?? 1);
+  W.blocks = blocks;
+  W.totalBlocks = 0;
+  for (const b of blocks.values()) W.totalBlocks += b;
   return entries;
 }
 
 /**
  * The paths events named since the last snapshot, and those looked at every time, against what
- * is known: `{changed: Map(path -> entry | null)}`, or `{doubt}` when only a full walk can tell.
- * Changes nothing known; the caller commits.
+ * is known: `{changed: Map(path -> entry | null), links, blocks}` (null: gone; `links` and
+ * `blocks` of every path looked at), or `{doubt}` when only a full walk can tell. Without
+ * `hash`, entries are not made: `changed` holds only the paths gone. Changes nothing known (nor
+ * `dirty`, `selves`, which the caller hands over); the caller commits.
  */
-async function lookAtChanges(roots, dirty, selves, stats) {
+async function lookAtChanges(roots, dirty, selves, stats, hash = true) {
   const known = W.entries;
   const seen = new Map();
   const look = async (p) => {
@@ -1067,6 +1078,7 @@ async function lookAtChanges(roots, dirty, selves, stats) {
   for (const [p, n] of dirty) if (n > 1) return { doubt: `${p} came or went more than once` };
   const changed = new Map();
   const links = new Map();
+  const blocks = new Map();
   const todo = new Set([...roots, ...dirty.keys(), ...W.recheck]);
   const queue = [...todo];
   let doubt = null;
@@ -1097,12 +1109,15 @@ async function lookAtChanges(roots, dirty, selves, stats) {
         doubt ??= `the mode of ${p} changed`;
         return;
       }
-    } else if (old?.type === "dir") removeTree(p);
-    const e = await entryFor(p, st, old, stats);
-    if (e.type !== "dir") {
+    } else if (old?.type === "dir") {
+      removeTree(p);
+      changed.delete(p); // it is still there, as something else
+    }
+    blocks.set(p, Number(st.blocks));
+    if (!st.isDirectory()) {
       links.set(p, Number(st.nlink));
       if (st.nlink > 1n) {
-        for (const q of W.inos.get(e.ino) ?? []) {
+        for (const q of W.inos.get(Number(st.ino)) ?? []) {
           if (!todo.has(q)) {
             todo.add(q);
             queue.push(q);
@@ -1110,6 +1125,8 @@ async function lookAtChanges(roots, dirty, selves, stats) {
         }
       }
     }
+    if (!hash) return;
+    const e = await entryFor(p, st, old, stats);
     if (!old || !sameEntry(old, e)) changed.set(p, e);
   };
   for (let i = 0; i < queue.length && !doubt; ) {
@@ -1119,14 +1136,25 @@ async function lookAtChanges(roots, dirty, selves, stats) {
   }
   if (doubt) return { doubt };
   stats.looked = seen.size;
-  return { changed, links };
+  return { changed, links, blocks };
+}
+
+/** Disk use, in 512-byte blocks, once `changed` (only its nulls count) and `blocks` from lookAtChanges are applied. */
+function blocksAfter(changed, blocks) {
+  let total = W.totalBlocks;
+  for (const [p, e] of changed) if (e === null) total -= W.blocks.get(p) ?? 0;
+  for (const [p, b] of blocks) total += b - (W.blocks.get(p) ?? 0);
+  return total;
 }
 
 function markIn(map, p, n) {
   map.set(p, (map.get(p) ?? 0) + n);
 }
 
-function commit(changed, links) {
+function commit(changed, links, blocks) {
+  W.totalBlocks = blocksAfter(changed, blocks);
+  for (const [p, e] of changed) if (e === null) W.blocks.delete(p);
+  for (const [p, b] of blocks) W.blocks.set(p, b);
   for (const [p, e] of changed) {
     const old = W.entries.get(p);
     if (old?.type === "dir" && e?.type === "dir") {
@@ -1193,7 +1221,7 @@ async function answerSnapshot(abs, rootsKey, previous, base) {
     const r = await lookAtChanges(abs, dirty, selves, stats);
     if (r.doubt) reason = r.doubt;
     else {
-      commit(r.changed, r.links);
+      commit(r.changed, r.links, r.blocks);
       changed = [];
       removed = [];
       for (const [p, e] of r.changed) {
@@ -1223,12 +1251,32 @@ async function answerSnapshot(abs, rootsKey, previous, base) {
   return { id: W.id, changed, removed, stats };
 }
 
-/** One snapshot at a time: each is relative to the one before. */
-let snapshotQueue = Promise.resolve();
-function opMeasureSnapshot(req) {
-  const run = snapshotQueue.then(() => measureSnapshot(req));
-  snapshotQueue = run.catch(() => {});
-  return run;
+/**
+ * Disk use of the roots, as opDu, from what is known and the paths events named since the last
+ * snapshot (nothing is committed: the next snapshot still sees the same events), or by a walk
+ * when there is no snapshot to start from or the events cannot tell. On a disk with delayed
+ * allocation (ext4) a file being written back may show fewer blocks for an instant: a walk reads
+ * it again next time, the measurer keeps what it read until an event names the file or it walks
+ * everything. A few blocks off is nothing to a limit of gigabytes.
+ */
+async function measureDu({ roots }) {
+  const abs = roots.map(resolvePath);
+  for (let i = 0; i < DRAIN_TURNS; i++) await new Promise((r) => setImmediate(r));
+  if (W.id !== null && JSON.stringify(abs) === W.rootsKey && !W.doubt && W.events <= MAX_EVENTS) {
+    const r = await lookAtChanges(abs, new Map(W.dirty), new Map(W.selves), { hashed: 0, reused: 0 }, false);
+    if (!r.doubt) return { bytes: blocksAfter(r.changed, r.blocks) * 512, incremental: true };
+  }
+  return opDu({ roots });
+}
+
+/** One measurement at a time: each snapshot is relative to the one before, and du reads the same state. */
+let measureQueue = Promise.resolve();
+function serially(fn) {
+  return (req) => {
+    const run = measureQueue.then(() => fn(req));
+    measureQueue = run.catch(() => {});
+    return run;
+  };
 }
 
 /** Disk use of the roots: allocated blocks of every entry, walked without following links. */
@@ -1298,8 +1346,8 @@ async function opReaddir({ path: p }) {
 /** The measurer answers only measurements: it never runs or changes anything. */
 const MEASURER_OPS = {
   ping: async () => ({ pid: process.pid }),
-  snapshot: opMeasureSnapshot,
-  du: opDu,
+  snapshot: serially(measureSnapshot),
+  du: serially(measureDu),
 };
 
 const AGENT_OPS = {
