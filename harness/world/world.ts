@@ -146,7 +146,7 @@ export type HiddenTestResult = ExecResult & { tamper: TamperReport };
 /** The measurer's answer to a full snapshot. */
 interface FullAnswer {
   id: string;
-  entries: Record<string, SnapshotEntry>;
+  entries: [string, SnapshotEntry][];
   stats: SnapshotStats;
 }
 
@@ -443,7 +443,7 @@ class BwrapWorld implements TrialWorld {
     const prev: Record<string, SnapshotEntry> = {};
     if (previous) for (const [p, e] of previous) if (e.type === "file" && e.hash) prev[p] = e;
     const value = (await this.measure("snapshot", { roots: this.roots, previous: prev }, timeoutMs)) as FullAnswer;
-    const map = SnapshotMap.of(Object.entries(value.entries));
+    const map = SnapshotMap.of(value.entries);
     this.lastSnapshotStats = value.stats;
     this.lastSnapshot = { id: value.id, map };
     return map;

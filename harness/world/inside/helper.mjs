@@ -825,7 +825,7 @@ const SNAPSHOT_BATCH = 32;
 
 /**
  * Every path under `roots` (absolute), never following a link: path -> entry, path -> link
- * count of everything that is not a folder, and path -> allocated 512-byte blocks.
+ * count of what has more than one link, and path -> allocated 512-byte blocks.
  * `prevOf(path)` is the path's previous entry.
  * `watch(dir)`, when given, is called on each folder before it is read: whatever changes in it
  * afterwards raises an event, whatever changed before is read.
@@ -838,7 +838,7 @@ async function walkRoots(roots, prevOf, stats, watch) {
     const e = await entryFor(abs, st, prevOf(abs), stats);
     entries.set(abs, e);
     blocks.set(abs, Number(st.blocks));
-    if (e.type !== "dir") links.set(abs, Number(st.nlink));
+    if (e.type !== "dir" && st.nlink > 1n) links.set(abs, Number(st.nlink));
   };
   for (const root of roots) {
     const st = await lstatOrNull(root);
@@ -927,7 +927,7 @@ const W = {
   entries: new Map(),
   /** folder -> the paths known in it. */
   children: new Map(),
-  /** inode number -> the known paths of it that are not folders. */
+  /** inode number -> the known path of it that is not a folder, or a Set of them (several links). */
   inos: new Map(),
   /** Paths looked at on every snapshot (several links, no hash, appendOf). */
   recheck: new Set(),
@@ -997,9 +997,10 @@ function indexAdd(p, e, nlink) {
   if (!kids) W.children.set(parent, (kids = new Set()));
   kids.add(p);
   if (e.type === "dir") return;
-  let names = W.inos.get(e.ino);
-  if (!names) W.inos.set(e.ino, (names = new Set()));
-  names.add(p);
+  const names = W.inos.get(e.ino);
+  if (names === undefined) W.inos.set(e.ino, p);
+  else if (typeof names !== "string") names.add(p);
+  else if (names !== p) W.inos.set(e.ino, new Set([names, p]));
   if (e.hash) W.hashedFiles++;
   setRecheck(p, e, nlink);
 }
@@ -1021,8 +1022,11 @@ function indexRemove(p, e) {
     return;
   }
   const names = W.inos.get(e.ino);
-  names?.delete(p);
-  if (names?.size === 0) W.inos.delete(e.ino);
+  if (names === p) W.inos.delete(e.ino);
+  else if (typeof names === "object") {
+    names.delete(p);
+    if (names.size === 0) W.inos.delete(e.ino);
+  }
   if (e.hash) W.hashedFiles--;
   W.recheck.delete(p);
 }
@@ -1117,7 +1121,8 @@ async function lookAtChanges(roots, dirty, selves, stats, hash = true) {
     if (!st.isDirectory()) {
       links.set(p, Number(st.nlink));
       if (st.nlink > 1n) {
-        for (const q of W.inos.get(Number(st.ino)) ?? []) {
+        const names = W.inos.get(Number(st.ino));
+        for (const q of typeof names === "string" ? [names] : (names ?? [])) {
           if (!todo.has(q)) {
             todo.add(q);
             queue.push(q);
@@ -1182,7 +1187,7 @@ function nextSnapshotId() {
 
 /**
  * The measurer's snapshot. `{roots, previous}`: a full walk, reusing the hashes of `previous`
- * (path -> entry), answered whole: `{id, entries, stats}`. `{roots, base}`: relative to the
+ * (path -> entry), answered whole: `{id, entries: [[path, entry]...], stats}`. `{roots, base}`: relative to the
  * snapshot `base`, which must be the last one answered (else ESTALE), answered as
  * `{id, changed: [[path, entry]...], removed: [path...], stats}`.
  */
@@ -1203,11 +1208,17 @@ async function answerSnapshot(abs, rootsKey, previous, base) {
   const stats = { hashed: 0, reused: 0, incremental: false, looked: 0 };
   if (base === undefined || base === null) {
     W.id = null;
+    // Nothing known is needed for a walk relative to the host's `previous`: let it go first.
+    W.entries = new Map();
+    W.children = new Map();
+    W.inos = new Map();
+    W.recheck = new Set();
+    W.blocks = new Map();
     const entries = await walkAndTrack(abs, (p) => previous?.[p], stats);
     W.id = nextSnapshotId();
     W.rootsKey = rootsKey;
     stats.looked = entries.size;
-    return { id: W.id, entries: Object.fromEntries(entries), stats };
+    return { id: W.id, entries: [...entries], stats };
   }
   if (base !== W.id || rootsKey !== W.rootsKey) throw new OpError("ESTALE", `the measurer does not hold snapshot ${base}`);
   W.id = null; // until this one is answered: a failure below leaves nothing to be relative to
