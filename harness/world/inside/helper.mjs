@@ -895,6 +895,9 @@ async function opSnapshot({ roots, previous }) {
 //   no event naming the file, and a folder that became readable must be read;
 // - a name that came or went more than once: libuv gives no rename cookie, and such a name may
 //   have been a second link to a known file, written through and removed;
+// - a name written to (or its attributes changed) that is gone without having come or gone: a
+//   write through a descriptor opened by a name since unlinked, such as a second link of a
+//   known file, names only that name;
 // - an event without a name, or a path whose folder is not watched.
 // Anything that is not a folder and has more than one link is looked at on every snapshot (a
 // write through another name raises no event on this one); so are files without a hash
@@ -940,9 +943,9 @@ const W = {
   watchers: new Map(),
   /** Watchers to close once a snapshot is answered. */
   stale: [],
-  /** Since the last snapshot: path -> how many times it came or went. */
+  /** Since the last snapshot: path -> {renames, changes}: how many times it came or went, and was changed. */
   dirty: new Map(),
-  /** Watched folder -> came-or-went events named like the folder itself (its own, or a child's of that name). */
+  /** Watched folder -> {renames, changes} of events named like the folder itself (its own, or a child's of that name). */
   selves: new Map(),
   events: 0,
   /** Why the next snapshot must walk everything. */
@@ -956,8 +959,10 @@ function startInterval() {
   W.doubt = null;
 }
 
-function markDirty(p, renames) {
-  W.dirty.set(p, (W.dirty.get(p) ?? 0) + renames);
+/** Adds to the counts of `p` in `map` (a new object: copies of the map handed out stay as they were). */
+function bump(map, p, renames, changes) {
+  const o = map.get(p);
+  map.set(p, o ? { renames: o.renames + renames, changes: o.changes + changes } : { renames, changes });
 }
 
 /** One inotify event through the watcher of `dir`: "change" (content, attributes) or "rename" (created, removed, moved). */
@@ -968,13 +973,13 @@ function noteEvent(dir, type, name) {
     return;
   }
   const renames = type === "change" ? 0 : 1;
-  markDirty(dir, 0); // its times change with its entries
+  bump(W.dirty, dir, 0, 0); // its times change with its entries
   const p = path.posix.join(dir, name);
   if (name === path.posix.basename(dir)) {
-    // The folder's own deletion or move, or a child of the same name: told apart at the snapshot.
-    markDirty(p, 0);
-    W.selves.set(dir, (W.selves.get(dir) ?? 0) + renames);
-  } else markDirty(p, renames);
+    // The folder's own deletion, move or attributes, or a child of the same name: told apart at the snapshot.
+    bump(W.dirty, p, 0, 0);
+    bump(W.selves, dir, renames, 1 - renames);
+  } else bump(W.dirty, p, renames, 1 - renames);
 }
 
 function watchFolder(dir, into) {
@@ -1073,13 +1078,14 @@ async function lookAtChanges(roots, dirty, selves, stats, hash = true) {
     return seen.get(p);
   };
   for (const [dir, n] of selves) {
-    if (n === 0) continue;
     const st = await look(dir);
     const k = known.get(dir);
-    // Still the same folder: the events were a child's. Otherwise they were its own going, which its parent saw too.
-    if (st?.isDirectory() && k?.type === "dir" && k.ino === Number(st.ino)) markIn(dirty, path.posix.join(dir, path.posix.basename(dir)), n);
+    // Still the same folder: the events may have been a child's (a change may also have been its
+    // own attributes; counted as a child's all the same). Otherwise they were its own going,
+    // which its parent saw too.
+    if (st?.isDirectory() && k?.type === "dir" && k.ino === Number(st.ino)) bump(dirty, path.posix.join(dir, path.posix.basename(dir)), n.renames, n.changes);
   }
-  for (const [p, n] of dirty) if (n > 1) return { doubt: `${p} came or went more than once` };
+  for (const [p, n] of dirty) if (n.renames > 1) return { doubt: `${p} came or went more than once` };
   const changed = new Map();
   const links = new Map();
   const blocks = new Map();
@@ -1094,6 +1100,11 @@ async function lookAtChanges(roots, dirty, selves, stats, hash = true) {
     const st = await look(p);
     const old = known.get(p);
     if (!st) {
+      const n = dirty.get(p);
+      if (n && n.changes > 0 && n.renames === 0) {
+        doubt ??= `${p} was written to and is gone without having gone`;
+        return;
+      }
       if (old) removeTree(p);
       return;
     }
@@ -1150,10 +1161,6 @@ function blocksAfter(changed, blocks) {
   for (const [p, e] of changed) if (e === null) total -= W.blocks.get(p) ?? 0;
   for (const [p, b] of blocks) total += b - (W.blocks.get(p) ?? 0);
   return total;
-}
-
-function markIn(map, p, n) {
-  map.set(p, (map.get(p) ?? 0) + n);
 }
 
 function commit(changed, links, blocks) {
