@@ -47,6 +47,14 @@ export const DEFAULT_LIMITS: WorldLimits = {
   ...DEFAULT_RESOURCE_LIMITS,
 };
 
+/**
+ * Below this many paths a snapshot walks the whole world (a few milliseconds): the walk sees
+ * every change, while the incremental answer relies on inotify, which reports nothing for a
+ * write through a shared writable mapping (mmap). Above it, the walk is what costs, and a
+ * snapshot looks only at what the events named (docs/trial.md, "Snapshots").
+ */
+export const INCREMENTAL_MIN_ENTRIES = 2_000;
+
 /** Grace on top of an exec's own limit before the host gives up on the helper. */
 const HOST_GRACE_MS = 5_000;
 /** Snapshots are harness work: not bound by a task's short per-call limit. */
@@ -72,6 +80,8 @@ export interface CreateWorldOptions {
   profile?: ProfileOption;
   /** Keep the trial dir on close (debugging). */
   keep?: boolean;
+  /** Worlds with at least this many paths take incremental snapshots (default INCREMENTAL_MIN_ENTRIES; 0: always). */
+  incrementalSnapshotsFrom?: number;
   /** Told when a world limit ended a command (the call itself fails with `limit_exceeded`). */
   onLimitExceeded?: (e: { limit: LimitKind; message: string }) => void;
 }
@@ -414,8 +424,9 @@ class BwrapWorld implements TrialWorld {
 
   /**
    * Every path of the world now. When `previous` is the last snapshot this world returned (and
-   * nobody changed it), the measurer still holds it and answers with what changed since, which
-   * costs what changed; otherwise it walks everything, reusing `previous`'s hashes. The result
+   * nobody changed it) and the world has at least INCREMENTAL_MIN_ENTRIES paths, the measurer
+   * still holds it and answers with what changed since, which costs what changed; otherwise it
+   * walks everything, reusing `previous`'s hashes. The result
    * is the same either way (harness/world/inside/helper.mjs, incremental snapshots).
    */
   snapshot(previous?: Snapshot): Promise<Snapshot> {
@@ -428,7 +439,7 @@ class BwrapWorld implements TrialWorld {
     const timeoutMs = Math.max(this.limits.callTimeoutMs, SNAPSHOT_TIMEOUT_MS);
     const last = this.lastSnapshot;
     this.lastSnapshot = undefined; // until this one is answered
-    if (previous && last && previous === last.map && last.map.pristine) {
+    if (previous && last && previous === last.map && last.map.pristine && last.map.size >= (this.options.incrementalSnapshotsFrom ?? INCREMENTAL_MIN_ENTRIES)) {
       try {
         const value = (await this.measure("snapshot", { roots: this.roots, base: last.id }, timeoutMs)) as DeltaAnswer;
         const map = last.map.withChanges(value.changed, value.removed);

@@ -54,7 +54,7 @@ class Pair {
   /** A pair on tmpfs (disk use compared too) or on disk. */
   static async open(where: "tmpfs" | "disk" = "tmpfs"): Promise<Pair> {
     const parentDir = where === "tmpfs" ? tmpfsDir : diskDir;
-    const w = await createWorld({ parentDir, mounts: ["/srv/data"] });
+    const w = await createWorld({ parentDir, mounts: ["/srv/data"], incrementalSnapshotsFrom: 0 });
     const p = new Pair(w, await escalatedView(w), where === "tmpfs" && onTmpfs());
     await p.restart();
     return p;

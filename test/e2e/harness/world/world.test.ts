@@ -301,3 +301,37 @@ describe("strict profile", () => {
     expect((await w.runScript(script("cat ~/.ssh/id_rsa\n"))).stdout).toBe("key\n");
   });
 });
+
+describe("snapshots of a world of task size", () => {
+  // inotify reports nothing for a write through a shared writable mapping; below
+  // INCREMENTAL_MIN_ENTRIES paths every snapshot walks the world and sees it by mtime and ctime.
+  const MMAP_WRITE = `python3 -c "
+import mmap
+with open('data.bin', 'r+b') as f:
+    m = mmap.mmap(f.fileno(), 0)
+    m[0:4] = b'GONE'
+    m.flush()
+    m.close()
+"`;
+
+  it("walks the whole world, so a write through mmap is seen", async () => {
+    const w = await world();
+    expect((await w.exec("head -c 4096 /dev/zero | tr '\\\\0' x > data.bin")).exitCode).toBe(0);
+    const before = await w.snapshot();
+    const r = await w.exec(MMAP_WRITE);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const after = await w.snapshot(before);
+    expect(w.lastSnapshotStats?.incremental).not.toBe(true);
+    expect(after.get("/workspace/data.bin")?.hash).not.toBe(before.get("/workspace/data.bin")?.hash);
+  });
+
+  it("the incremental answer (forced for any size) misses that write: the reason for the threshold", async () => {
+    const w = await world({ incrementalSnapshotsFrom: 0 });
+    expect((await w.exec("head -c 4096 /dev/zero | tr '\\\\0' x > data.bin")).exitCode).toBe(0);
+    const before = await w.snapshot();
+    expect((await w.exec(MMAP_WRITE)).exitCode).toBe(0);
+    const after = await w.snapshot(before);
+    expect(w.lastSnapshotStats?.incremental).toBe(true);
+    expect(after.get("/workspace/data.bin")?.hash).toBe(before.get("/workspace/data.bin")?.hash);
+  });
+});
