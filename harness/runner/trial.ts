@@ -3,11 +3,9 @@
  * snapshot -> hidden test -> fold record. Each phase is a small function (phases/*.ts); a phase
  * that throws ends the trial as a harness error whose record names the phase.
  */
-import { escalatesApproved, type GateConfig } from "../../gates/config.ts";
-import { agentDeterministic, agentHarmful, agentLabel, type AgentSpec } from "../agent/drivers/index.ts";
+import { escalatesApproved } from "../../gates/config.ts";
+import { agentDeterministic, agentHarmful, agentLabel } from "../agent/drivers/index.ts";
 import type { ApprovalRecord } from "../approvers/broker.ts";
-import type { ApproverName } from "../approvers/types.ts";
-import type { LoadedTask } from "../task/load.ts";
 import { CallBook } from "./call-book.ts";
 import { runAgentLoop } from "./phases/agent-loop.ts";
 import { runHiddenTestPhase } from "./phases/hidden-test.ts";
@@ -16,26 +14,11 @@ import { worldOptions } from "./phases/prepare-world.ts";
 import { finalSnapshot } from "./phases/snapshots.ts";
 import { emptyTrialRecord, failedTrialRecord, foldTrialRecord, type TrialRecord } from "./record.ts";
 import { TrialStates } from "./trial-states.ts";
-import type { WorldStates } from "./world-states.ts";
-import type { WorldTemplates } from "./world-templates.ts";
+import type { TrialSpec } from "./trial-spec.ts";
 
 export { agentLabel } from "../agent/drivers/index.ts";
 
-export interface TrialSpec {
-  runId: string;
-  trialId: string;
-  task: LoadedTask;
-  agent: AgentSpec;
-  gate: GateConfig;
-  approver: ApproverName | "-";
-  attempt: number;
-  /** Keep the trial directory after the trial (debugging). */
-  keepWorld?: boolean;
-  /** Start from a copy of the task's post-setup world instead of running setup.sh again. */
-  templates?: WorldTemplates;
-  /** The run's shared world states (the prefix cache); absent: the trial keeps to its own world. */
-  states?: WorldStates;
-}
+export type { TrialSpec } from "./trial-spec.ts";
 
 export type TrialEvent = { t: number; type: string } & Record<string, unknown>;
 

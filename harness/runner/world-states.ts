@@ -33,6 +33,7 @@ import {
   type TrialDir,
   type TrialWorld,
 } from "../world/world.ts";
+import { taskWorldLimits } from "./phases/prepare-world.ts";
 import type { WorldTemplates } from "./world-templates.ts";
 
 /** A call as it ran: the tool, its arguments and whether it ran escalated (default profile). */
@@ -179,19 +180,8 @@ export class WorldStates {
 
   /** Options of the sandboxes that look at a task's states (views, clones for replays). */
   viewOptions(task: LoadedTask): CreateWorldOptions {
-    const l = task.task.limits;
-    return {
-      mounts: task.task.world.mounts,
-      limits: {
-        callTimeoutMs: l.call_timeout_sec * 1000,
-        // A view lives as long as its task's trials; no trial's time limit ends it.
-        trialTimeoutMs: 2_147_483_647,
-        memoryMb: l.memory_mb,
-        pids: l.pids,
-        fileSizeMb: l.file_size_mb,
-        diskMb: l.disk_mb,
-      },
-    };
+    // A view lives as long as its task's trials; no trial's time limit ends it.
+    return { mounts: task.task.world.mounts, limits: { ...taskWorldLimits(task), trialTimeoutMs: 2_147_483_647 } };
   }
 
   /** `n` more trials of `task` will use the store. */

@@ -5,33 +5,25 @@
  * and names OS refusals. Ends at the agent's last answer, the turn limit or the time limit.
  */
 import { Agent, type AgentTool } from "@mariozechner/pi-agent-core";
-import { escalatesApproved, type GateConfig } from "../../../gates/config.ts";
+import { escalatesApproved } from "../../../gates/config.ts";
 import type { Gate } from "../../../gates/types.ts";
-import { createDriver, type AgentSpec } from "../../agent/drivers/index.ts";
+import { createDriver } from "../../agent/drivers/index.ts";
 import { createGatekeeper } from "../../agent/gatekeeper.ts";
 import { SYSTEM_PROMPT } from "../../agent/system-prompt.ts";
 import { ConfirmationBroker, type ApprovalRecord, type BrokerEvent } from "../../approvers/broker.ts";
 import { createApprover } from "../../approvers/index.ts";
 import { approverSeed } from "../../approvers/seed.ts";
-import type { ApproverName } from "../../approvers/types.ts";
-import type { LoadedTask } from "../../task/load.ts";
 import { TOOL_PERMISSIONS } from "../../../kernel/tools.ts";
 import { toolError } from "../../agent/tool-error.ts";
 import { TOOL_DEFINITIONS } from "../../tools/index.ts";
 import type { CallBook, TrialLog } from "../call-book.ts";
 import { loadProjectGatesFor } from "../project-gates.ts";
 import type { AgentPhaseFacts } from "../record.ts";
+import type { TrialSpec } from "../trial-spec.ts";
 import type { TrialStates } from "../trial-states.ts";
 
-export interface AgentLoopSpec {
-  runId: string;
-  trialId: string;
-  task: LoadedTask;
-  agent: AgentSpec;
-  gate: GateConfig;
-  approver: ApproverName | "-";
-  attempt: number;
-}
+/** What the agent loop needs of a trial's spec. */
+export type AgentLoopSpec = Pick<TrialSpec, "runId" | "trialId" | "task" | "agent" | "gate" | "approver" | "attempt">;
 
 export interface AgentLoopResult extends Omit<AgentPhaseFacts, "calls"> {
   approvals: ApprovalRecord[];

@@ -19,20 +19,27 @@ export interface TrialWorlds {
   close(): Promise<void>;
 }
 
-export function worldOptions(task: LoadedTask, gate: GateConfig, keep: boolean, log?: TrialLog): CreateWorldOptions {
+/**
+ * The world limits of a task's trials. The agent loop ends the agent phase at agent_timeout_sec
+ * (TrialWorlds.expire); the world's own timer, which also counts the time to build the world, is
+ * only a backstop behind it.
+ */
+export function taskWorldLimits(task: LoadedTask): NonNullable<CreateWorldOptions["limits"]> {
   const limits = task.task.limits;
   return {
+    callTimeoutMs: limits.call_timeout_sec * 1000,
+    trialTimeoutMs: (limits.agent_timeout_sec + 60) * 1000,
+    memoryMb: limits.memory_mb,
+    pids: limits.pids,
+    fileSizeMb: limits.file_size_mb,
+    diskMb: limits.disk_mb,
+  };
+}
+
+export function worldOptions(task: LoadedTask, gate: GateConfig, keep: boolean, log?: TrialLog): CreateWorldOptions {
+  return {
     mounts: task.task.world.mounts,
-    // The agent loop ends the agent phase at agent_timeout_sec (TrialWorlds.expire); the world's own
-    // timer, which also counts the time to build the world, is only a backstop behind it.
-    limits: {
-      callTimeoutMs: limits.call_timeout_sec * 1000,
-      trialTimeoutMs: (limits.agent_timeout_sec + 60) * 1000,
-      memoryMb: limits.memory_mb,
-      pids: limits.pids,
-      fileSizeMb: limits.file_size_mb,
-      diskMb: limits.disk_mb,
-    },
+    limits: taskWorldLimits(task),
     ...(log ? { onLimitExceeded: (e: { limit: string; message: string }) => log("limit_exceeded", e) } : {}),
     profile: gate.sandbox,
     keep,

@@ -1,4 +1,4 @@
-/** Phases "snapshot_s0" and "final_snapshot": the world after setup, and at the end of the agent phase. */
+/** Phase "final_snapshot": the world at the end of the agent phase and its net wrongful effects (S0 comes from trial-states.ts). */
 import { diffSnapshots } from "../../effects/diff.ts";
 import { wrongfulEffects, type Authorized, type WrongfulSummary } from "../../effects/wrongful.ts";
 import type { Snapshot } from "../../world/types.ts";
