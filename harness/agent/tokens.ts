@@ -6,6 +6,7 @@
  * Cached tokens are estimated as a prompt cache would see them: the part of this request that
  * repeats the previous request of the same trial (its whole input, since turns only append).
  */
+import { createHash } from "node:crypto";
 import { getModel, type Context, type Message, type Model } from "@mariozechner/pi-ai";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k_base from "js-tiktoken/ranks/o200k_base";
@@ -22,13 +23,15 @@ function tokenizer(): Tiktoken {
 /**
  * BPE merging is quadratic in the length of one pre-tokenised word, and a minified file or a
  * run of zeros is one very long "word": runs longer than 256 characters are counted in
- * 64-character pieces, which
- * changes the count by at most a token per piece and keeps a turn's estimate fast.
+ * 64-character pieces, which changes the count by at most a token per piece and keeps a turn's
+ * estimate fast. A run is matched only where it starts (not after another non-space character):
+ * the same matches as a plain `\S{257,}`, without trying again at every character of a shorter run.
  */
-const LONG_RUN = /\S{257,}/g;
+const LONG_RUN = /(?<!\S)\S{257,}/g;
 const PIECE = 64;
 
-export function countTokens(text: string): number {
+/** The count, computed every time (what `countTokens` remembers). */
+export function countTokensUncached(text: string): number {
   const enc = tokenizer();
   let n = 0;
   let from = 0;
@@ -38,6 +41,26 @@ export function countTokens(text: string): number {
     from = m.index + m[0].length;
   }
   return n + enc.encode(text.slice(from)).length;
+}
+
+/**
+ * Counts already made, by the text's sha256, oldest first. The trials of one task under different
+ * gates and users send the same requests until their paths part: a run counts each text once.
+ */
+const counted = new Map<string, number>();
+const COUNTED_MAX = 50_000;
+/** Shorter texts are counted again: hashing them costs about as much. */
+const REMEMBER_FROM = 512;
+
+export function countTokens(text: string): number {
+  if (text.length < REMEMBER_FROM) return countTokensUncached(text);
+  const key = createHash("sha256").update(text).digest("base64");
+  const known = counted.get(key);
+  if (known !== undefined) return known;
+  const n = countTokensUncached(text);
+  if (counted.size >= COUNTED_MAX) counted.delete(counted.keys().next().value!);
+  counted.set(key, n);
+  return n;
 }
 
 export interface TokenTally {

@@ -192,17 +192,22 @@ export function buildBwrapArgs(opts: BwrapOptions): string[] {
   return args;
 }
 
+/** Where the measurer sees the folder of trial dirs. */
+export const MEASURED_WORLDS = "/run/gatebench/worlds";
+
 /**
  * The measurer's sandbox: the helper in snapshot-only mode, started by the host user (root in CI)
  * in its own PID, IPC, UTS and network namespaces, with every capability dropped but
- * CAP_DAC_READ_SEARCH (it reads every file of the world, whatever its mode, and can change
- * nothing: each root is bound read-only and / is read-only). No user namespace: a namespace
- * owned by root would not map the sandbox user's files, and the capability would not apply to
- * them. The agent runs as another uid in another PID namespace, so it can neither see, signal,
- * nor trace this process, nor reach its pipes. No OS profile applies: masked paths are measured.
+ * CAP_DAC_READ_SEARCH (it reads every file of every world, whatever its mode, and can change
+ * nothing: the folder of trial dirs is bound read-only at MEASURED_WORLDS and / is read-only). No
+ * user namespace: a namespace owned by root would not map the sandbox users' files, and the
+ * capability would not apply to them. The agents run as other uids in other PID namespaces, so
+ * they can neither see, signal, nor trace this process, nor reach its pipes. No OS profile
+ * applies: masked paths are measured.
  */
 export function buildMeasurerArgs(opts: {
-  mounts: TrialMounts;
+  /** The folder of trial dirs whose worlds it measures (harness/world/measurer.ts). */
+  worldsDir: string;
   host: HostSystem;
   helperDir: string;
   command: string[];
@@ -213,18 +218,14 @@ export function buildMeasurerArgs(opts: {
    */
   privileged?: boolean;
 }): string[] {
-  const { mounts, host } = opts;
+  const { host } = opts;
   const args: string[] = ["--ro-bind", "/usr", "/usr"];
   for (const e of host.entries) {
     if (e.kind === "symlink") args.push("--symlink", e.target, e.path);
     else args.push("--ro-bind", e.path, e.path);
   }
   args.push("--proc", "/proc", "--dev", "/dev");
-  args.push("--ro-bind", mounts.workspace, WORKSPACE, "--ro-bind", mounts.home, HOME, "--ro-bind", mounts.tmp, SANDBOX_TMP);
-  for (const m of mounts.extra) {
-    checkMountPoint(m.sandboxPath);
-    args.push("--ro-bind", m.hostDir, m.sandboxPath);
-  }
+  args.push("--ro-bind", opts.worldsDir, MEASURED_WORLDS);
   args.push("--ro-bind", opts.helperDir, HELPER_MOUNT);
   const privileged = opts.privileged ?? true;
   args.push(

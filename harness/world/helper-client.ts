@@ -21,6 +21,8 @@ export class HelperProcess {
   private readonly pending = new Map<number, Pending>();
   private exited = false;
   private stderrTail = "";
+  /** Set by killWhenIdle: killed once nothing is pending. */
+  private killIdle = false;
   readonly exitedPromise: Promise<void>;
 
   private constructor(private readonly child: ReturnType<typeof spawnBwrap>) {
@@ -84,10 +86,24 @@ export class HelperProcess {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         resolve({ ok: false, code: "timeout", message: `${op} did not answer within ${timeoutMs} ms` });
+        if (this.killIdle && this.pending.size === 0) this.kill();
       }, timeoutMs);
       this.pending.set(id, { resolve, timer });
       this.child.stdin.write(JSON.stringify({ ...args, id, op }) + "\n");
     });
+  }
+
+  /**
+   * Kills the process once every pending call is answered (or has timed out), and after
+   * `maxWaitMs` in any case: for a shared process whose other callers should still get answers.
+   */
+  killWhenIdle(maxWaitMs: number): void {
+    this.killIdle = true;
+    if (this.pending.size === 0) {
+      this.kill();
+      return;
+    }
+    setTimeout(() => this.kill(), maxWaitMs).unref();
   }
 
   /** Kills bwrap and, through --die-with-parent and the pid namespace, everything inside. */
@@ -108,6 +124,7 @@ export class HelperProcess {
     this.pending.delete(msg.id);
     clearTimeout(p.timer);
     p.resolve(msg.ok ? { ok: true, value: msg.value } : { ok: false, code: msg.code ?? "EIO", message: msg.message ?? "unknown error" });
+    if (this.killIdle && this.pending.size === 0) this.kill();
   }
 
   private failAll(code: string, message: string): void {

@@ -7,11 +7,11 @@ import { lstatSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EnvView, GateProcessBind, GateProcessOutput, LstatInfo } from "../../gates/types.ts";
-import { buildBwrapArgs, buildMeasurerArgs, probeHostSystem, type HostSystem } from "./bwrap-args.ts";
+import { buildBwrapArgs, probeHostSystem, type HostSystem } from "./bwrap-args.ts";
 import { HelperProcess, type HelperResponse } from "./helper-client.ts";
 import { HIDDEN_TEST_ENV, tamperReport, type TamperReport } from "./hidden-test.ts";
-import { canSwitchUser } from "./identity.ts";
 import { DEFAULT_RESOURCE_LIMITS, helperLimitsArg, limitMessage, prlimitArgv } from "./limits.ts";
+import { leaseMeasurer, type MeasurerLease } from "./measurer.ts";
 import { runBwrap } from "./run-sandboxed.ts";
 import { normaliseProfile, resolveProfile, type ProfileOption } from "./strict-profile.ts";
 import { copyTrialDir, createTrialDir, DEFAULT_TRIALS_DIR, releaseTrialIdentity, removeTrialDir, stageCopy, type TrialDir } from "./trial-dir.ts";
@@ -187,9 +187,8 @@ class BwrapWorld implements TrialWorld {
   lastSnapshotStats: SnapshotStats | undefined;
   private helper: HelperProcess | undefined;
   private starting: Promise<HelperProcess> | undefined;
-  /** The measurer (snapshots, disk use): out of the agent's reach, see buildMeasurerArgs. */
-  private measurer: HelperProcess | undefined;
-  private measurerStarting: Promise<HelperProcess> | undefined;
+  /** The measurer of the trial folder (snapshots, disk use): out of the agent's reach, see measurer.ts. */
+  private readonly measurer: MeasurerLease;
   /** The last snapshot returned, and the id the measurer knows it by. */
   private lastSnapshot: { id: string; map: SnapshotMap } | undefined;
   /** Snapshots are taken one at a time: each may be relative to the one before. */
@@ -219,6 +218,7 @@ class BwrapWorld implements TrialWorld {
     this.trialTimer.unref();
     this.env = this.makeEnv();
     this.fs = this.makeFs();
+    this.measurer = leaseMeasurer(trial.dir, { host: host(), helperDir: HELPER_DIR, helperScript: HELPER_SCRIPT });
     if (!options.keep) this.forget = removeAtExit(trial.dir);
   }
 
@@ -271,33 +271,22 @@ class BwrapWorld implements TrialWorld {
     return this.helper;
   }
 
-  /** The running measurer, started (or restarted) on demand. It outlives a trial timeout. */
-  private async ensureMeasurer(): Promise<HelperProcess> {
-    if (this.closed) throw new WorldError("closed", "world is closed");
-    if (this.measurer?.alive) return this.measurer;
-    this.measurerStarting ??= HelperProcess.start(
-      buildMeasurerArgs({
-        mounts: this.trial.mounts,
-        host: host(),
-        helperDir: HELPER_DIR,
-        command: ["/usr/bin/node", HELPER_SCRIPT, "--measurer"],
-        privileged: canSwitchUser(),
-      }),
-    ).finally(() => {
-      this.measurerStarting = undefined;
-    });
-    this.measurer = await this.measurerStarting;
-    return this.measurer;
+  /** The world's roots, as the agent sees them and where they are on the host. */
+  private measuredRoots(): { shown: string; hostDir: string }[] {
+    const m = this.trial.mounts;
+    return [
+      { shown: WORKSPACE, hostDir: m.workspace },
+      { shown: HOME, hostDir: m.home },
+      { shown: SANDBOX_TMP, hostDir: m.tmp },
+      ...m.extra.map((e) => ({ shown: e.sandboxPath, hostDir: e.hostDir })),
+    ];
   }
 
-  /** One measurement; a measurer that does not answer in time is replaced and the call fails. */
-  private async measure(op: string, args: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
-    const m = await this.ensureMeasurer();
-    const r = await m.call(op, args, timeoutMs);
-    if (!r.ok) {
-      if (r.code === "timeout") m.kill();
-      throw new WorldError(r.code, `measurer: ${r.message}`);
-    }
+  /** One measurement; it outlives a trial timeout. A measurer that does not answer in time is replaced and the call fails. */
+  private async measure(op: "snapshot" | "du", args: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+    if (this.closed) throw new WorldError("closed", "world is closed");
+    const r = await this.measurer.call(op, this.measuredRoots(), args, timeoutMs);
+    if (!r.ok) throw new WorldError(r.code, `measurer: ${r.message}`);
     return r.value;
   }
 
@@ -415,7 +404,7 @@ class BwrapWorld implements TrialWorld {
   /** "disk" when the world's roots take more than the disk limit (measured by the measurer). */
   private async diskExceeded(): Promise<LimitKind | undefined> {
     try {
-      const { bytes } = (await this.measure("du", { roots: this.roots }, SNAPSHOT_TIMEOUT_MS)) as { bytes: number };
+      const { bytes } = (await this.measure("du", {}, SNAPSHOT_TIMEOUT_MS)) as { bytes: number };
       return bytes > this.limits.diskMb * 1024 * 1024 ? "disk" : undefined;
     } catch {
       return undefined; // the next snapshot reports a measurer failure
@@ -441,7 +430,7 @@ class BwrapWorld implements TrialWorld {
     this.lastSnapshot = undefined; // until this one is answered
     if (previous && last && previous === last.map && last.map.pristine && last.map.size >= (this.options.incrementalSnapshotsFrom ?? INCREMENTAL_MIN_ENTRIES)) {
       try {
-        const value = (await this.measure("snapshot", { roots: this.roots, base: last.id }, timeoutMs)) as DeltaAnswer;
+        const value = (await this.measure("snapshot", { base: last.id }, timeoutMs)) as DeltaAnswer;
         const map = last.map.withChanges(value.changed, value.removed);
         this.lastSnapshotStats = value.stats;
         this.lastSnapshot = { id: value.id, map };
@@ -453,7 +442,7 @@ class BwrapWorld implements TrialWorld {
     }
     const prev: Record<string, SnapshotEntry> = {};
     if (previous) for (const [p, e] of previous) if (e.type === "file" && e.hash) prev[p] = e;
-    const value = (await this.measure("snapshot", { roots: this.roots, previous: prev }, timeoutMs)) as FullAnswer;
+    const value = (await this.measure("snapshot", { previous: prev }, timeoutMs)) as FullAnswer;
     const map = SnapshotMap.of(value.entries);
     this.lastSnapshotStats = value.stats;
     this.lastSnapshot = { id: value.id, map };
@@ -539,16 +528,8 @@ class BwrapWorld implements TrialWorld {
       this.helper.kill();
       await this.helper.exitedPromise;
     }
-    const measuring = this.measurerStarting;
-    if (measuring)
-      await measuring.then(
-        (m) => m.kill(),
-        () => {},
-      );
-    if (this.measurer) {
-      this.measurer.kill();
-      await this.measurer.exitedPromise;
-    }
+    // Queued after this world's last measurement, so a snapshot still being taken ends first.
+    await this.measurer.close().catch(() => undefined);
     if (!this.options.keep) {
       await removeTrialDir(this.trial);
       this.forget?.();

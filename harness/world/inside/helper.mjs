@@ -921,8 +921,11 @@ const DRAIN_TURNS = 3;
 const SNAPSHOT_IDS = `${process.pid}-${randomUUID()}`;
 let snapshotSeq = 0;
 
-/** What the measurer knows about its world: the last snapshot answered, its indexes, the watchers, and the events since. */
-const W = {
+/**
+ * What the measurer knows about one world: the last snapshot answered, its indexes, the watchers,
+ * and the events since. One measurer serves every world of a run, each by its own key.
+ */
+const newWorldState = () => ({
   /** The last snapshot answered (null: none, or its state was lost). */
   id: null,
   rootsKey: "",
@@ -950,13 +953,15 @@ const W = {
   events: 0,
   /** Why the next snapshot must walk everything. */
   doubt: null,
-};
+  /** Measurements of this world run one at a time: each snapshot is relative to the one before. */
+  queue: Promise.resolve(),
+});
 
-function startInterval() {
-  W.dirty = new Map();
-  W.selves = new Map();
-  W.events = 0;
-  W.doubt = null;
+function startInterval(w) {
+  w.dirty = new Map();
+  w.selves = new Map();
+  w.events = 0;
+  w.doubt = null;
 }
 
 /** Adds to the counts of `p` in `map` (a new object: copies of the map handed out stay as they were). */
@@ -966,100 +971,100 @@ function bump(map, p, renames, changes) {
 }
 
 /** One inotify event through the watcher of `dir`: "change" (content, attributes) or "rename" (created, removed, moved). */
-function noteEvent(dir, type, name) {
-  if (++W.events > MAX_EVENTS) return;
+function noteEvent(w, dir, type, name) {
+  if (++w.events > MAX_EVENTS) return;
   if (typeof name !== "string" || name === "" || name.includes("/")) {
-    W.doubt ??= `an event without a name in ${dir}`;
+    w.doubt ??= `an event without a name in ${dir}`;
     return;
   }
   const renames = type === "change" ? 0 : 1;
-  bump(W.dirty, dir, 0, 0); // its times change with its entries
+  bump(w.dirty, dir, 0, 0); // its times change with its entries
   const p = path.posix.join(dir, name);
   if (name === path.posix.basename(dir)) {
     // The folder's own deletion, move or attributes, or a child of the same name: told apart at the snapshot.
-    bump(W.dirty, p, 0, 0);
-    bump(W.selves, dir, renames, 1 - renames);
-  } else bump(W.dirty, p, renames, 1 - renames);
+    bump(w.dirty, p, 0, 0);
+    bump(w.selves, dir, renames, 1 - renames);
+  } else bump(w.dirty, p, renames, 1 - renames);
 }
 
-function watchFolder(dir, into) {
+function watchFolder(w, dir, into) {
   try {
-    const w = fs.watch(dir, { persistent: false }, (type, name) => noteEvent(dir, type, name));
-    w.on("error", (e) => {
-      W.doubt ??= `watching ${dir} failed: ${e?.code ?? e?.message}`;
+    const watcher = fs.watch(dir, { persistent: false }, (type, name) => noteEvent(w, dir, type, name));
+    watcher.on("error", (e) => {
+      w.doubt ??= `watching ${dir} failed: ${e?.code ?? e?.message}`;
     });
-    into.set(dir, w);
+    into.set(dir, watcher);
     return true;
   } catch (e) {
-    W.doubt ??= `cannot watch ${dir}: ${e?.code ?? e?.message}`;
+    w.doubt ??= `cannot watch ${dir}: ${e?.code ?? e?.message}`;
     return false;
   }
 }
 
-function indexAdd(p, e, nlink) {
+function indexAdd(w, p, e, nlink) {
   const parent = path.posix.dirname(p);
-  let kids = W.children.get(parent);
-  if (!kids) W.children.set(parent, (kids = new Set()));
+  let kids = w.children.get(parent);
+  if (!kids) w.children.set(parent, (kids = new Set()));
   kids.add(p);
   if (e.type === "dir") return;
-  const names = W.inos.get(e.ino);
-  if (names === undefined) W.inos.set(e.ino, p);
+  const names = w.inos.get(e.ino);
+  if (names === undefined) w.inos.set(e.ino, p);
   else if (typeof names !== "string") names.add(p);
-  else if (names !== p) W.inos.set(e.ino, new Set([names, p]));
-  if (e.hash) W.hashedFiles++;
-  setRecheck(p, e, nlink);
+  else if (names !== p) w.inos.set(e.ino, new Set([names, p]));
+  if (e.hash) w.hashedFiles++;
+  setRecheck(w, p, e, nlink);
 }
 
-function setRecheck(p, e, nlink) {
-  if (e.type !== "dir" && (nlink > 1 || (e.type === "file" && (!e.hash || e.appendOf)))) W.recheck.add(p);
-  else W.recheck.delete(p);
+function setRecheck(w, p, e, nlink) {
+  if (e.type !== "dir" && (nlink > 1 || (e.type === "file" && (!e.hash || e.appendOf)))) w.recheck.add(p);
+  else w.recheck.delete(p);
 }
 
-function indexRemove(p, e) {
-  W.children.get(path.posix.dirname(p))?.delete(p);
+function indexRemove(w, p, e) {
+  w.children.get(path.posix.dirname(p))?.delete(p);
   if (e.type === "dir") {
-    W.children.delete(p);
-    const w = W.watchers.get(p);
-    if (w) {
-      W.stale.push(w);
-      W.watchers.delete(p);
+    w.children.delete(p);
+    const watcher = w.watchers.get(p);
+    if (watcher) {
+      w.stale.push(watcher);
+      w.watchers.delete(p);
     }
     return;
   }
-  const names = W.inos.get(e.ino);
-  if (names === p) W.inos.delete(e.ino);
+  const names = w.inos.get(e.ino);
+  if (names === p) w.inos.delete(e.ino);
   else if (typeof names === "object") {
     names.delete(p);
-    if (names.size === 0) W.inos.delete(e.ino);
+    if (names.size === 0) w.inos.delete(e.ino);
   }
-  if (e.hash) W.hashedFiles--;
-  W.recheck.delete(p);
+  if (e.hash) w.hashedFiles--;
+  w.recheck.delete(p);
 }
 
 /** A full walk that also (re)watches every folder and rebuilds what the measurer knows. */
-async function walkAndTrack(roots, prevOf, stats) {
-  startInterval();
+async function walkAndTrack(w, roots, prevOf, stats) {
+  startInterval(w);
   const watchers = new Map();
   let watching = true;
   const { entries, links, blocks } = await walkRoots(roots, prevOf, stats, (dir) => {
-    if (watching && !watchFolder(dir, watchers)) watching = false;
+    if (watching && !watchFolder(w, dir, watchers)) watching = false;
   });
-  W.stale.push(...W.watchers.values());
+  w.stale.push(...w.watchers.values());
   if (!watching) {
-    // the next snapshot walks everything again (W.doubt is set): these would only count events
-    W.stale.push(...watchers.values());
+    // the next snapshot walks everything again (w.doubt is set): these would only count events
+    w.stale.push(...watchers.values());
     watchers.clear();
   }
-  W.watchers = watchers;
-  W.entries = entries;
-  W.children = new Map();
-  W.inos = new Map();
-  W.recheck = new Set();
-  W.hashedFiles = 0;
-  for (const [p, e] of entries) indexAdd(p, e, links.get(p) ?? 1);
-  W.blocks = blocks;
-  W.totalBlocks = 0;
-  for (const b of blocks.values()) W.totalBlocks += b;
+  w.watchers = watchers;
+  w.entries = entries;
+  w.children = new Map();
+  w.inos = new Map();
+  w.recheck = new Set();
+  w.hashedFiles = 0;
+  for (const [p, e] of entries) indexAdd(w, p, e, links.get(p) ?? 1);
+  w.blocks = blocks;
+  w.totalBlocks = 0;
+  for (const b of blocks.values()) w.totalBlocks += b;
   return entries;
 }
 
@@ -1070,8 +1075,8 @@ async function walkAndTrack(roots, prevOf, stats) {
  * `hash`, entries are not made: `changed` holds only the paths gone. Changes nothing known (nor
  * `dirty`, `selves`, which the caller hands over); the caller commits.
  */
-async function lookAtChanges(roots, dirty, selves, stats, hash = true) {
-  const known = W.entries;
+async function lookAtChanges(w, roots, dirty, selves, stats, hash = true) {
+  const known = w.entries;
   const seen = new Map();
   const look = async (p) => {
     if (!seen.has(p)) seen.set(p, lstatOrNull(p));
@@ -1089,12 +1094,12 @@ async function lookAtChanges(roots, dirty, selves, stats, hash = true) {
   const changed = new Map();
   const links = new Map();
   const blocks = new Map();
-  const todo = new Set([...roots, ...dirty.keys(), ...W.recheck]);
+  const todo = new Set([...roots, ...dirty.keys(), ...w.recheck]);
   const queue = [...todo];
   let doubt = null;
   const removeTree = (p) => {
     changed.set(p, null);
-    for (const c of W.children.get(p) ?? []) removeTree(c);
+    for (const c of w.children.get(p) ?? []) removeTree(c);
   };
   const visit = async (p) => {
     const st = await look(p);
@@ -1110,13 +1115,13 @@ async function lookAtChanges(roots, dirty, selves, stats, hash = true) {
     }
     if (!roots.includes(p)) {
       const parent = path.posix.dirname(p);
-      if (known.get(parent)?.type !== "dir" || !W.watchers.has(parent) || changed.get(parent) === null) {
+      if (known.get(parent)?.type !== "dir" || !w.watchers.has(parent) || changed.get(parent) === null) {
         doubt ??= `${p} is in a folder that is not watched`;
         return;
       }
     }
     if (st.isDirectory()) {
-      if (old?.type !== "dir" || old.ino !== Number(st.ino) || !W.watchers.has(p)) {
+      if (old?.type !== "dir" || old.ino !== Number(st.ino) || !w.watchers.has(p)) {
         doubt ??= `${p} is a new or moved folder`;
         return;
       }
@@ -1132,7 +1137,7 @@ async function lookAtChanges(roots, dirty, selves, stats, hash = true) {
     if (!st.isDirectory()) {
       links.set(p, Number(st.nlink));
       if (st.nlink > 1n) {
-        const names = W.inos.get(Number(st.ino));
+        const names = w.inos.get(Number(st.ino));
         for (const q of typeof names === "string" ? [names] : (names ?? [])) {
           if (!todo.has(q)) {
             todo.add(q);
@@ -1156,34 +1161,34 @@ async function lookAtChanges(roots, dirty, selves, stats, hash = true) {
 }
 
 /** Disk use, in 512-byte blocks, once `changed` (only its nulls count) and `blocks` from lookAtChanges are applied. */
-function blocksAfter(changed, blocks) {
-  let total = W.totalBlocks;
-  for (const [p, e] of changed) if (e === null) total -= W.blocks.get(p) ?? 0;
-  for (const [p, b] of blocks) total += b - (W.blocks.get(p) ?? 0);
+function blocksAfter(w, changed, blocks) {
+  let total = w.totalBlocks;
+  for (const [p, e] of changed) if (e === null) total -= w.blocks.get(p) ?? 0;
+  for (const [p, b] of blocks) total += b - (w.blocks.get(p) ?? 0);
   return total;
 }
 
-function commit(changed, links, blocks) {
-  W.totalBlocks = blocksAfter(changed, blocks);
-  for (const [p, e] of changed) if (e === null) W.blocks.delete(p);
-  for (const [p, b] of blocks) W.blocks.set(p, b);
+function commit(w, changed, links, blocks) {
+  w.totalBlocks = blocksAfter(w, changed, blocks);
+  for (const [p, e] of changed) if (e === null) w.blocks.delete(p);
+  for (const [p, b] of blocks) w.blocks.set(p, b);
   for (const [p, e] of changed) {
-    const old = W.entries.get(p);
+    const old = w.entries.get(p);
     if (old?.type === "dir" && e?.type === "dir") {
-      W.entries.set(p, e); // the same folder (a new or moved one is never committed): its watcher and children stay
+      w.entries.set(p, e); // the same folder (a new or moved one is never committed): its watcher and children stay
       continue;
     }
-    if (old) indexRemove(p, old);
-    if (e === null) W.entries.delete(p);
+    if (old) indexRemove(w, p, old);
+    if (e === null) w.entries.delete(p);
     else {
-      W.entries.set(p, e);
-      indexAdd(p, e, links.get(p) ?? 1);
+      w.entries.set(p, e);
+      indexAdd(w, p, e, links.get(p) ?? 1);
     }
   }
   // Looked at and unchanged: the link count may still have changed.
   for (const [p, n] of links) {
-    const e = W.entries.get(p);
-    if (e && !changed.has(p)) setRecheck(p, e, n);
+    const e = w.entries.get(p);
+    if (e && !changed.has(p)) setRecheck(w, p, e, n);
   }
 }
 
@@ -1193,53 +1198,108 @@ function nextSnapshotId() {
 }
 
 /**
+ * The worlds this measurer keeps, by the key the host gave each (a world, or a second sandbox on
+ * the same files). The run's trial folders are bound read-only under one folder; a request names
+ * its world's roots as [shown, real] pairs: the path inside the world (/workspace) and where that
+ * root is here. Walks use the real paths; answers name the shown ones.
+ */
+const worlds = new Map();
+
+function worldOf(key) {
+  if (typeof key !== "string" || key === "") throw new OpError("EINVAL", "world must be a non-empty string");
+  let w = worlds.get(key);
+  if (!w) worlds.set(key, (w = newWorldState()));
+  return w;
+}
+
+/** Closes what the measurer keeps of a world (its watchers) and forgets it. */
+function forgetWorld({ world }) {
+  const w = worlds.get(world);
+  if (!w) return { forgotten: false };
+  worlds.delete(world);
+  for (const watcher of [...w.watchers.values(), ...w.stale]) watcher.close();
+  w.watchers = new Map();
+  w.stale = [];
+  w.id = null;
+  return { forgotten: true };
+}
+
+/** The real roots of a request, and the way from a real path back to the path inside the world. */
+function rootsOf(roots) {
+  if (!Array.isArray(roots) || roots.some((r) => !Array.isArray(r) || r.length !== 2 || r.some((x) => typeof x !== "string" || !x.startsWith("/"))))
+    throw new OpError("EINVAL", "roots must be [shown, real] pairs of absolute paths");
+  const pairs = roots.map(([shown, real]) => [shown, path.posix.normalize(real)]);
+  const show = (p) => {
+    for (const [shown, real] of pairs) {
+      if (p === real) return shown;
+      if (p.startsWith(real) && p[real.length] === "/") return shown + p.slice(real.length);
+    }
+    return p;
+  };
+  return { abs: pairs.map(([, real]) => real), show };
+}
+
+/** One measurement of a world at a time; different worlds are measured side by side. */
+function serially(fn) {
+  return (req) => {
+    const w = worldOf(req.world);
+    const run = w.queue.then(() => fn(w, req));
+    w.queue = run.catch(() => {});
+    return run;
+  };
+}
+
+/**
  * The measurer's snapshot. `{roots, previous}`: a full walk, reusing the hashes of `previous`
  * (path -> entry), answered whole: `{id, entries: [[path, entry]...], stats}`. `{roots, base}`: relative to the
  * snapshot `base`, which must be the last one answered (else ESTALE), answered as
  * `{id, changed: [[path, entry]...], removed: [path...], stats}`.
  */
-async function measureSnapshot({ roots, previous, base }) {
-  const abs = roots.map(resolvePath);
+async function measureSnapshot(w, { roots, previous, base }) {
+  const { abs, show } = rootsOf(roots);
   const rootsKey = JSON.stringify(abs);
   for (let i = 0; i < DRAIN_TURNS; i++) await new Promise((r) => setImmediate(r));
   try {
-    return await answerSnapshot(abs, rootsKey, previous, base);
+    const prev = previous ? (p) => previous[show(p)] : () => undefined;
+    const a = await answerSnapshot(w, abs, rootsKey, prev, base);
+    const named = (list) => list.map(([p, e]) => [show(p), e]);
+    return a.entries ? { ...a, entries: named(a.entries) } : { ...a, changed: named(a.changed), removed: a.removed.map(show) };
   } finally {
     // The folders they watched are gone, or watched again by a new watcher (the same inotify
     // watch: libuv shares it), which would otherwise see every event twice.
-    for (const w of W.stale.splice(0)) w.close();
+    for (const watcher of w.stale.splice(0)) watcher.close();
   }
 }
 
-async function answerSnapshot(abs, rootsKey, previous, base) {
+async function answerSnapshot(w, abs, rootsKey, previous, base) {
   const stats = { hashed: 0, reused: 0, incremental: false, looked: 0 };
   if (base === undefined || base === null) {
-    W.id = null;
+    w.id = null;
     // Nothing known is needed for a walk relative to the host's `previous`: let it go first.
-    W.entries = new Map();
-    W.children = new Map();
-    W.inos = new Map();
-    W.recheck = new Set();
-    W.blocks = new Map();
-    const entries = await walkAndTrack(abs, (p) => previous?.[p], stats);
-    W.id = nextSnapshotId();
-    W.rootsKey = rootsKey;
+    w.entries = new Map();
+    w.children = new Map();
+    w.inos = new Map();
+    w.recheck = new Set();
+    w.blocks = new Map();
+    const entries = await walkAndTrack(w, abs, previous, stats);
+    w.id = nextSnapshotId();
+    w.rootsKey = rootsKey;
     stats.looked = entries.size;
-    return { id: W.id, entries: [...entries], stats };
+    return { id: w.id, entries: [...entries], stats };
   }
-  if (base !== W.id || rootsKey !== W.rootsKey) throw new OpError("ESTALE", `the measurer does not hold snapshot ${base}`);
-  W.id = null; // until this one is answered: a failure below leaves nothing to be relative to
-  let reason = W.doubt ?? (W.events > MAX_EVENTS ? `more than ${MAX_EVENTS} events` : null);
-  const dirty = W.dirty;
-  const selves = W.selves;
+  if (base !== w.id || rootsKey !== w.rootsKey) throw new OpError("ESTALE", `the measurer does not hold snapshot ${base}`);
+  w.id = null; // until this one is answered: a failure below leaves nothing to be relative to
+  let reason = w.doubt ?? (w.events > MAX_EVENTS ? `more than ${MAX_EVENTS} events` : null);
+  const dirty = w.dirty;
+  const selves = w.selves;
   let changed;
   let removed;
   if (!reason) {
-    startInterval(); // from here on, events are for the next snapshot
-    const r = await lookAtChanges(abs, dirty, selves, stats);
+    startInterval(w); // from here on, events are for the next snapshot
+    const r = await lookAtChanges(w, abs, dirty, selves, stats);
     if (r.doubt) reason = r.doubt;
     else {
-      commit(r.changed, r.links, r.blocks);
+      commit(w, r.changed, r.links, r.blocks);
       changed = [];
       removed = [];
       for (const [p, e] of r.changed) {
@@ -1247,14 +1307,14 @@ async function answerSnapshot(abs, rootsKey, previous, base) {
         else changed.push([p, e]);
       }
       stats.incremental = true;
-      stats.reused = Math.max(0, W.hashedFiles - stats.hashed);
+      stats.reused = Math.max(0, w.hashedFiles - stats.hashed);
     }
   }
   if (reason) {
-    const old = W.entries;
+    const old = w.entries;
     stats.hashed = 0;
     stats.reused = 0;
-    const entries = await walkAndTrack(abs, (p) => old.get(p), stats);
+    const entries = await walkAndTrack(w, abs, (p) => old.get(p), stats);
     stats.looked = entries.size;
     stats.reason = reason;
     changed = [];
@@ -1265,8 +1325,8 @@ async function answerSnapshot(abs, rootsKey, previous, base) {
     }
     for (const p of old.keys()) if (!entries.has(p)) removed.push(p);
   }
-  W.id = nextSnapshotId();
-  return { id: W.id, changed, removed, stats };
+  w.id = nextSnapshotId();
+  return { id: w.id, changed, removed, stats };
 }
 
 /**
@@ -1277,31 +1337,24 @@ async function answerSnapshot(abs, rootsKey, previous, base) {
  * it again next time, the measurer keeps what it read until an event names the file or it walks
  * everything. A few blocks off is nothing to a limit of gigabytes.
  */
-async function measureDu({ roots }) {
-  const abs = roots.map(resolvePath);
+async function measureDu(w, { roots }) {
+  const { abs } = rootsOf(roots);
   for (let i = 0; i < DRAIN_TURNS; i++) await new Promise((r) => setImmediate(r));
-  if (W.id !== null && JSON.stringify(abs) === W.rootsKey && !W.doubt && W.events <= MAX_EVENTS) {
-    const r = await lookAtChanges(abs, new Map(W.dirty), new Map(W.selves), { hashed: 0, reused: 0 }, false);
-    if (!r.doubt) return { bytes: blocksAfter(r.changed, r.blocks) * 512, incremental: true };
+  if (w.id !== null && JSON.stringify(abs) === w.rootsKey && !w.doubt && w.events <= MAX_EVENTS) {
+    const r = await lookAtChanges(w, abs, new Map(w.dirty), new Map(w.selves), { hashed: 0, reused: 0 }, false);
+    if (!r.doubt) return { bytes: blocksAfter(w, r.changed, r.blocks) * 512, incremental: true };
   }
-  return opDu({ roots });
-}
-
-/** One measurement at a time: each snapshot is relative to the one before, and du reads the same state. */
-let measureQueue = Promise.resolve();
-function serially(fn) {
-  return (req) => {
-    const run = measureQueue.then(() => fn(req));
-    measureQueue = run.catch(() => {});
-    return run;
-  };
+  return diskUse(abs);
 }
 
 /** Disk use of the roots: allocated blocks of every entry, walked without following links. */
-async function opDu({ roots }) {
+function opDu({ roots }) {
+  return diskUse(roots.map(resolvePath));
+}
+
+async function diskUse(absRoots) {
   let bytes = 0;
-  for (const r of roots) {
-    const root = resolvePath(r);
+  for (const root of absRoots) {
     let st;
     try {
       st = await fsp.lstat(root);
@@ -1363,9 +1416,15 @@ async function opReaddir({ path: p }) {
 
 /** The measurer answers only measurements: it never runs or changes anything. */
 const MEASURER_OPS = {
-  ping: async () => ({ pid: process.pid }),
+  ping: async () => ({ pid: process.pid, worlds: worlds.size }),
   snapshot: serially(measureSnapshot),
   du: serially(measureDu),
+  // after what is queued for the world: a walk still running would watch folders again
+  forget: async (req) => {
+    const w = worlds.get(req.world);
+    if (w) await w.queue;
+    return forgetWorld(req);
+  },
 };
 
 const AGENT_OPS = {

@@ -13,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { worldSizeParentDir } from "../../../../scripts/bench/world-size.ts";
+import { restartMeasurer } from "../../../../harness/world/measurer.ts";
 import { createWorld, escalatedView, type TrialWorld } from "../../../../harness/world/world.ts";
 import type { Snapshot, SnapshotStats } from "../../../../harness/world/types.ts";
 
@@ -35,7 +36,7 @@ const onTmpfs = () => tmpfsDir.startsWith("/dev/shm/");
 /** The disk check the world runs after every command (private to the world). */
 async function diskUse(w: TrialWorld): Promise<{ bytes: number; incremental?: boolean }> {
   const m = w as unknown as { measure(op: string, args: Record<string, unknown>, timeoutMs: number): Promise<unknown> };
-  return (await m.measure("du", { roots: w.roots }, 60_000)) as { bytes: number; incremental?: boolean };
+  return (await m.measure("du", {}, 60_000)) as { bytes: number; incremental?: boolean };
 }
 
 /** A world, a second view of its files whose measurer takes the full reference snapshots, and both chains. */
@@ -224,9 +225,7 @@ describe("incremental snapshots", () => {
       await pair.check("after a changed snapshot");
 
       // A measurer started anew holds nothing: the next snapshot is a full one, and right.
-      const measurer = (w as unknown as { measurer: { kill(): void; exitedPromise: Promise<void> } }).measurer;
-      measurer.kill();
-      await measurer.exitedPromise;
+      await restartMeasurer(w.dir);
       await w.exec("echo after restart > a");
       expect((await pair.check("after the measurer was replaced")).incremental).toBe(false);
       expect((await pair.run("echo and on >> a")).incremental).toBe(true);

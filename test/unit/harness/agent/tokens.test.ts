@@ -3,8 +3,20 @@
  * tokens and cost with the reference model's prices.
  */
 import type { AssistantMessage, Context, Message, Tool } from "@mariozechner/pi-ai";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { countTokens, ESTIMATE_ENCODING, PRICE_REFERENCE, priceModel, priceUsd, serializeRequest, TokenMeter } from "../../../../harness/agent/tokens.ts";
+import { Tiktoken } from "js-tiktoken/lite";
+import o200k_base from "js-tiktoken/ranks/o200k_base";
+import {
+  countTokens,
+  countTokensUncached,
+  ESTIMATE_ENCODING,
+  PRICE_REFERENCE,
+  priceModel,
+  priceUsd,
+  serializeRequest,
+  TokenMeter,
+} from "../../../../harness/agent/tokens.ts";
 
 const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 const assistant = (content: AssistantMessage["content"]): AssistantMessage => ({
@@ -44,6 +56,57 @@ describe("countTokens", () => {
   it("counts non-ASCII text and grows with the text", () => {
     expect(countTokens("删除 build/cache 目录")).toBeGreaterThan(2);
     expect(countTokens("rm -rf /tmp/cache && ls")).toBeLessThan(countTokens("rm -rf /tmp/cache && ls && rm -rf /tmp/other-cache"));
+  });
+});
+
+/** The count as first written: long runs found by a plain \S{257,}, every text counted afresh. */
+const reference = (() => {
+  const enc = new Tiktoken(o200k_base);
+  return (text: string): number => {
+    let n = 0;
+    let from = 0;
+    for (const m of text.matchAll(/\S{257,}/g)) {
+      n += enc.encode(text.slice(from, m.index)).length;
+      for (let i = 0; i < m[0].length; i += 64) n += enc.encode(m[0].slice(i, i + 64)).length;
+      from = m.index + m[0].length;
+    }
+    return n + enc.encode(text.slice(from)).length;
+  };
+})();
+
+/** Text made of words, spaces, newlines and runs without spaces around the 256-character limit. */
+const texty = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(" ", "\n", "  ", '{"role":"user"}', "rm -rf ~/", "é"),
+      fc.string({ maxLength: 12 }),
+      fc.integer({ min: 200, max: 700 }).map((n) => "x".repeat(n)),
+      fc.integer({ min: 250, max: 270 }).chain((n) => fc.string({ minLength: n, maxLength: n, unit: fc.constantFrom("a", "0", "/", '"', ":") })),
+    ),
+    { maxLength: 12 },
+  )
+  .map((parts) => parts.join(""));
+
+describe("countTokens counts what the first version counted", () => {
+  it("on any text: long runs split the same way, remembered or not", () => {
+    fc.assert(
+      fc.property(texty, (t) => {
+        const want = reference(t);
+        expect(countTokensUncached(t)).toBe(want);
+        expect(countTokens(t)).toBe(want);
+        expect(countTokens(t)).toBe(want); // the second time from memory
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("keeps texts of the same length apart", () => {
+    const a = `${"a ".repeat(400)}end`;
+    const b = `${"ab".repeat(400)}end`;
+    expect(a.length).toBe(b.length);
+    expect(countTokens(a)).toBe(reference(a));
+    expect(countTokens(b)).toBe(reference(b));
+    expect(countTokens(a)).not.toBe(countTokens(b));
   });
 });
 

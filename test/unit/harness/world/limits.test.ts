@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_RESOURCE_LIMITS, helperLimitsArg, limitMessage, prlimitArgv } from "../../../../harness/world/limits.ts";
-import { buildMeasurerArgs } from "../../../../harness/world/bwrap-args.ts";
+import { buildMeasurerArgs, MEASURED_WORLDS } from "../../../../harness/world/bwrap-args.ts";
 
 describe("world limits", () => {
   it("prlimit sets address space, processes, file size and no core dumps before the command", () => {
@@ -27,15 +27,16 @@ describe("world limits", () => {
 
 describe("measurer sandbox", () => {
   const argv = buildMeasurerArgs({
-    mounts: { workspace: "/t/w", home: "/t/h", tmp: "/t/t", extra: [{ sandboxPath: "/srv/app", hostDir: "/t/m/srv/app" }] },
+    worldsDir: "/t",
     host: { entries: [{ path: "/bin", kind: "symlink", target: "usr/bin" }], maskedFiles: [] },
     helperDir: "/repo/inside",
     command: ["/usr/bin/node", "/opt/gatebench/helper.mjs", "--measurer"],
   });
   const pairs = (flag: string) => argv.flatMap((a, i) => (a === flag ? [`${argv[i + 1]} ${argv[i + 2]}`] : []));
 
-  it("binds every world root read-only, nothing writable, and no OS profile masks", () => {
-    expect(pairs("--ro-bind")).toEqual(expect.arrayContaining(["/t/w /workspace", "/t/h /home/user", "/t/t /tmp", "/t/m/srv/app /srv/app"]));
+  it("binds the folder of trial dirs read-only, nothing writable, and no OS profile masks", () => {
+    expect(pairs("--ro-bind")).toEqual(expect.arrayContaining([`/t ${MEASURED_WORLDS}`]));
+    expect(pairs("--ro-bind").filter((p) => p.startsWith("/t "))).toHaveLength(1);
     expect(argv).not.toContain("--bind");
     expect(argv).not.toContain("--tmpfs");
   });
@@ -54,7 +55,7 @@ describe("measurer sandbox", () => {
 describe("measurer sandbox without root", () => {
   it("gets a user namespace and no capability", () => {
     const argv = buildMeasurerArgs({
-      mounts: { workspace: "/t/w", home: "/t/h", tmp: "/t/t", extra: [] },
+      worldsDir: "/t",
       host: { entries: [], maskedFiles: [] },
       helperDir: "/repo/inside",
       command: ["true"],
