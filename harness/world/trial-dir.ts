@@ -148,32 +148,34 @@ async function openUp(p: string): Promise<void> {
 }
 
 /**
- * Copies each (from, to) folder's contents into `to` (cp -a: links stay links, nothing is
- * dereferenced), then gives `to` and everything in it to `owner` (chown -R -P -h: links are
- * re-owned, never their targets). One process for the whole copy.
+ * Copies the roots of the trial dir `$2` into the new trial dir `$3`, which has the same layout
+ * (cp -a: links stay links, nothing is dereferenced; a folder copied onto its existing
+ * counterpart fills it), then gives every root of `$3` and everything in it to `$1` (chown -R -P
+ * -h: links are re-owned, never their targets). The other arguments are the task's mount points
+ * without their leading slash: their folders under mounts/ are roots too, the folders between
+ * stay root's. One process for the whole copy.
  */
 const COPY_SCRIPT = [
   "set -e",
-  'owner="$1"; shift',
-  'while [ "$#" -gt 0 ]; do',
-  '  /bin/cp -a --no-dereference -- "$1/." "$2"',
-  '  if [ -n "$owner" ]; then /bin/chown -R -P -h -- "$owner" "$2"; fi',
-  "  shift 2",
-  "done",
+  'owner="$1"; src="$2"; dst="$3"; shift 3',
+  'from=("$src/workspace" "$src/home" "$src/tmp"); roots=("$dst/workspace" "$dst/home" "$dst/tmp")',
+  'if [ "$#" -gt 0 ]; then from+=("$src/mounts"); for m in "$@"; do roots+=("$dst/mounts/$m"); done; fi',
+  '/bin/cp -a --no-dereference -- "${from[@]}" "$dst/"',
+  'if [ -n "$owner" ]; then /bin/chown -R -P -h -- "$owner" "${roots[@]}"; fi',
 ].join("\n");
 
 /** New trial dir holding a copy of `src`, owned by its own sandbox user. */
 export async function copyTrialDir(src: TrialDir, parentDir: string): Promise<TrialDir> {
   const mountPoints = src.mounts.extra.map((m) => m.sandboxPath);
   const dst = await createTrialDir(parentDir, mountPoints, allocateIdentity(), false);
-  const pairs: [string, string][] = [
-    [src.mounts.workspace, dst.mounts.workspace],
-    [src.mounts.home, dst.mounts.home],
-    [src.mounts.tmp, dst.mounts.tmp],
-    ...src.mounts.extra.map((m, i): [string, string] => [m.hostDir, dst.mounts.extra[i]!.hostDir]),
-  ];
+  // Both dirs have layout()'s shape: the script names the roots the same way.
   const owner = dst.identity ? `${dst.identity.uid}:${dst.identity.gid}` : "";
-  const r = await execa("/bin/sh", ["-c", COPY_SCRIPT, "copy-trial-dir", owner, ...pairs.flat()], { reject: false, stdin: "ignore", stdout: "ignore" });
+  const mounts = mountPoints.map((p) => p.replace(/^\/+/, ""));
+  const r = await execa("/bin/bash", ["-c", COPY_SCRIPT, "copy-trial-dir", owner, src.dir, dst.dir, ...mounts], {
+    reject: false,
+    stdin: "ignore",
+    stdout: "ignore",
+  });
   if (r.exitCode !== 0) {
     await removeTrialDir(dst).catch(() => undefined);
     releaseTrialIdentity(dst);
