@@ -413,10 +413,11 @@ class BwrapWorld implements TrialWorld {
 
   /**
    * Every path of the world now. When `previous` is the last snapshot this world returned (and
-   * nobody changed it) and the world has at least INCREMENTAL_MIN_ENTRIES paths, the measurer
-   * still holds it and answers with what changed since, which costs what changed; otherwise it
-   * walks everything, reusing `previous`'s hashes. The result
-   * is the same either way (harness/world/inside/helper.mjs, incremental snapshots).
+   * nobody changed it), the measurer still holds it and answers with what changed since: in a
+   * world of at least INCREMENTAL_MIN_ENTRIES paths from the events since, which costs what
+   * changed; in a smaller one by walking everything, reusing its hashes. Otherwise it walks
+   * everything, reusing `previous`'s hashes, and answers whole. The result is the same either
+   * way (harness/world/inside/helper.mjs, incremental snapshots).
    */
   snapshot(previous?: Snapshot): Promise<Snapshot> {
     const run = this.snapshotQueue.then(() => this.takeSnapshot(previous));
@@ -428,9 +429,12 @@ class BwrapWorld implements TrialWorld {
     const timeoutMs = Math.max(this.limits.callTimeoutMs, SNAPSHOT_TIMEOUT_MS);
     const last = this.lastSnapshot;
     this.lastSnapshot = undefined; // until this one is answered
-    if (previous && last && previous === last.map && last.map.pristine && last.map.size >= (this.options.incrementalSnapshotsFrom ?? INCREMENTAL_MIN_ENTRIES)) {
+    if (previous && last && previous === last.map && last.map.pristine) {
+      // Relative to what the measurer holds: from the events in a large world; by a walk in a
+      // small one, which sees every change (answered as what changed, either way).
+      const walk = last.map.size < (this.options.incrementalSnapshotsFrom ?? INCREMENTAL_MIN_ENTRIES);
       try {
-        const value = (await this.measure("snapshot", { base: last.id }, timeoutMs)) as DeltaAnswer;
+        const value = (await this.measure("snapshot", { base: last.id, ...(walk ? { walk } : {}) }, timeoutMs)) as DeltaAnswer;
         const map = last.map.withChanges(value.changed, value.removed);
         this.lastSnapshotStats = value.stats;
         this.lastSnapshot = { id: value.id, map };

@@ -1253,15 +1253,17 @@ function serially(fn) {
  * The measurer's snapshot. `{roots, previous}`: a full walk, reusing the hashes of `previous`
  * (path -> entry), answered whole: `{id, entries: [[path, entry]...], stats}`. `{roots, base}`: relative to the
  * snapshot `base`, which must be the last one answered (else ESTALE), answered as
- * `{id, changed: [[path, entry]...], removed: [path...], stats}`.
+ * `{id, changed: [[path, entry]...], removed: [path...], stats}`. `{roots, base, walk: true}`: a full
+ * walk reusing the hashes of `base`, answered relative to it: the same entries as `{roots,
+ * previous}` with `base` as `previous`, without either being sent whole.
  */
-async function measureSnapshot(w, { roots, previous, base }) {
+async function measureSnapshot(w, { roots, previous, base, walk }) {
   const { abs, show } = rootsOf(roots);
   const rootsKey = JSON.stringify(abs);
   for (let i = 0; i < DRAIN_TURNS; i++) await new Promise((r) => setImmediate(r));
   try {
     const prev = previous ? (p) => previous[show(p)] : () => undefined;
-    const a = await answerSnapshot(w, abs, rootsKey, prev, base);
+    const a = await answerSnapshot(w, abs, rootsKey, prev, base, walk === true);
     const named = (list) => list.map(([p, e]) => [show(p), e]);
     return a.entries ? { ...a, entries: named(a.entries) } : { ...a, changed: named(a.changed), removed: a.removed.map(show) };
   } finally {
@@ -1271,7 +1273,7 @@ async function measureSnapshot(w, { roots, previous, base }) {
   }
 }
 
-async function answerSnapshot(w, abs, rootsKey, previous, base) {
+async function answerSnapshot(w, abs, rootsKey, previous, base, walk) {
   const stats = { hashed: 0, reused: 0, incremental: false, looked: 0 };
   if (base === undefined || base === null) {
     w.id = null;
@@ -1289,7 +1291,7 @@ async function answerSnapshot(w, abs, rootsKey, previous, base) {
   }
   if (base !== w.id || rootsKey !== w.rootsKey) throw new OpError("ESTALE", `the measurer does not hold snapshot ${base}`);
   w.id = null; // until this one is answered: a failure below leaves nothing to be relative to
-  let reason = w.doubt ?? (w.events > MAX_EVENTS ? `more than ${MAX_EVENTS} events` : null);
+  let reason = walk ? "a walk was asked for" : (w.doubt ?? (w.events > MAX_EVENTS ? `more than ${MAX_EVENTS} events` : null));
   const dirty = w.dirty;
   const selves = w.selves;
   let changed;
