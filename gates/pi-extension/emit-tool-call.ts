@@ -53,16 +53,32 @@ export function hasToolCallHandlers(extensions: readonly RegisteredExtension[]):
  * `ExtensionContext` (types.d.ts) as a tool_call handler sees it. Session-bound members that
  * gatebench has no equivalent for answer like an idle, model-less session.
  */
+/** The members of an idle, model-less session: the same functions for every call. */
+const IDLE_SESSION = {
+  isIdle: (): boolean => false,
+  abort: (): void => {},
+  hasPendingMessages: (): boolean => false,
+  shutdown: (): void => {},
+  getContextUsage: (): undefined => undefined,
+  compact: (): void => {},
+  getSystemPrompt: (): string => "",
+};
+
 export function createExtensionContext(opts: {
-  ui: Record<string, unknown>;
+  /** `ctx.ui`, made when a handler first reads it (most calls never do). */
+  ui: () => Record<string, unknown>;
   hasUI: boolean;
   cwd: string;
   signal: AbortSignal;
   /** Called each time a handler reads `ctx.hasUI`. */
   onHasUIRead?: () => void;
 }): Record<string, unknown> {
+  let ui: Record<string, unknown> | undefined;
   return {
-    ui: opts.ui,
+    get ui() {
+      ui ??= opts.ui();
+      return ui;
+    },
     get hasUI() {
       opts.onHasUIRead?.();
       return opts.hasUI;
@@ -71,13 +87,13 @@ export function createExtensionContext(opts: {
     sessionManager: undefined,
     modelRegistry: undefined,
     model: undefined,
-    isIdle: () => false,
+    isIdle: IDLE_SESSION.isIdle,
     signal: opts.signal,
-    abort: () => {},
-    hasPendingMessages: () => false,
-    shutdown: () => {},
-    getContextUsage: () => undefined,
-    compact: () => {},
-    getSystemPrompt: () => "",
+    abort: IDLE_SESSION.abort,
+    hasPendingMessages: IDLE_SESSION.hasPendingMessages,
+    shutdown: IDLE_SESSION.shutdown,
+    getContextUsage: IDLE_SESSION.getContextUsage,
+    compact: IDLE_SESSION.compact,
+    getSystemPrompt: IDLE_SESSION.getSystemPrompt,
   };
 }

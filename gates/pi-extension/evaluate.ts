@@ -10,6 +10,7 @@ import type { Decision, GateUI } from "../types.ts";
 import type { Handler, RegisteredExtension } from "./extension-api.ts";
 import { createExtensionContext, emitToolCall, type ToolCallEvent } from "./emit-tool-call.ts";
 import { createUiContext, type UiRecorder } from "./ui-context.ts";
+import { cloneArgs } from "./clone-args.ts";
 
 export interface CallToEvaluate {
   id: string;
@@ -37,9 +38,9 @@ export async function evaluateToolCall(
   opts: { ui: GateUI; cwd: string; signal: AbortSignal },
 ): Promise<CallVerdict> {
   const original = call.args;
-  const input = structuredClone(original) as Record<string, unknown>;
+  const input = cloneArgs(original);
   const recorder: UiRecorder = { questions: [], notifications: [] };
-  const ui = createUiContext(opts.ui, recorder);
+  const ui = () => createUiContext(opts.ui, recorder);
   let readHasUI = false;
   const onHasUIRead = () => {
     readHasUI = true;
@@ -107,8 +108,8 @@ export function verdictToDecision(verdict: CallVerdict, original: Record<string,
 async function wouldAsk(extensions: readonly RegisteredExtension[], call: CallToEvaluate, opts: { cwd: string; signal: AbortSignal }): Promise<boolean> {
   const recorder: UiRecorder = { questions: [], notifications: [] };
   const probe: GateUI = { hasUI: true, confirm: async () => false };
-  const ui = createUiContext(probe, recorder);
-  const event: ToolCallEvent = { type: "tool_call", toolName: call.tool, toolCallId: call.id, input: structuredClone(call.args) as Record<string, unknown> };
+  const ui = () => createUiContext(probe, recorder);
+  const event: ToolCallEvent = { type: "tool_call", toolName: call.tool, toolCallId: call.id, input: cloneArgs(call.args) };
   try {
     await emitToolCall(extensions, event, createExtensionContext({ ui, hasUI: true, cwd: opts.cwd, signal: opts.signal }));
   } catch {
@@ -134,7 +135,7 @@ function baseName(file: string): string {
 function watchInputMutations(ext: RegisteredExtension, input: Record<string, unknown>, mutatedBy: string[]): RegisteredExtension {
   const handlers = ext.handlers.get("tool_call") ?? [];
   const wrapped: Handler[] = handlers.map((handler) => async (event, ctx) => {
-    const before = structuredClone(input);
+    const before = cloneArgs(input);
     try {
       return await handler(event, ctx);
     } finally {

@@ -77,10 +77,54 @@ const DISPLAY_ONLY = {
   setToolsExpanded: noop,
 };
 
+/** The questions part of the UI. */
+interface Questions {
+  select: (title: string, options: string[]) => Promise<string | undefined>;
+  confirm: (title: string, message: string) => Promise<boolean>;
+  input: () => Promise<undefined>;
+  notify: (message: string, type?: string) => void;
+}
+
+/**
+ * DISPLAY_ONLY's members and the questions as one object literal: the same own properties as
+ * `{ ...DISPLAY_ONLY, ...questions }`, made from a fixed shape (a spread defines them one by one).
+ */
+function uiObject(q: Questions): Record<string, unknown> {
+  return {
+    onTerminalInput: DISPLAY_ONLY.onTerminalInput,
+    setStatus: DISPLAY_ONLY.setStatus,
+    setWorkingMessage: DISPLAY_ONLY.setWorkingMessage,
+    setWorkingVisible: DISPLAY_ONLY.setWorkingVisible,
+    setWorkingIndicator: DISPLAY_ONLY.setWorkingIndicator,
+    setHiddenThinkingLabel: DISPLAY_ONLY.setHiddenThinkingLabel,
+    setWidget: DISPLAY_ONLY.setWidget,
+    setFooter: DISPLAY_ONLY.setFooter,
+    setHeader: DISPLAY_ONLY.setHeader,
+    setTitle: DISPLAY_ONLY.setTitle,
+    custom: DISPLAY_ONLY.custom,
+    pasteToEditor: DISPLAY_ONLY.pasteToEditor,
+    setEditorText: DISPLAY_ONLY.setEditorText,
+    getEditorText: DISPLAY_ONLY.getEditorText,
+    editor: DISPLAY_ONLY.editor,
+    addAutocompleteProvider: DISPLAY_ONLY.addAutocompleteProvider,
+    setEditorComponent: DISPLAY_ONLY.setEditorComponent,
+    getEditorComponent: DISPLAY_ONLY.getEditorComponent,
+    theme: DISPLAY_ONLY.theme,
+    getAllThemes: DISPLAY_ONLY.getAllThemes,
+    getTheme: DISPLAY_ONLY.getTheme,
+    setTheme: DISPLAY_ONLY.setTheme,
+    getToolsExpanded: DISPLAY_ONLY.getToolsExpanded,
+    setToolsExpanded: DISPLAY_ONLY.setToolsExpanded,
+    select: q.select,
+    confirm: q.confirm,
+    input: q.input,
+    notify: q.notify,
+  };
+}
+
 export function createUiContext(ui: GateUI, recorder: UiRecorder): Record<string, unknown> {
   if (!ui.hasUI) {
-    return {
-      ...DISPLAY_ONLY,
+    return uiObject({
       select: async (): Promise<undefined> => {
         recorder.unasked = true;
         return undefined;
@@ -91,7 +135,7 @@ export function createUiContext(ui: GateUI, recorder: UiRecorder): Record<string
       },
       input: async (): Promise<undefined> => undefined,
       notify: (message: string, type?: string) => void recorder.notifications.push({ message: String(message), ...(type ? { type } : {}) }),
-    };
+    });
   }
 
   const ask = async (kind: UiQuestion["kind"], request: ConfirmRequest, options?: string[]): Promise<boolean> => {
@@ -107,8 +151,7 @@ export function createUiContext(ui: GateUI, recorder: UiRecorder): Record<string
     }
   };
 
-  return {
-    ...DISPLAY_ONLY,
+  return uiObject({
     async confirm(title: string, message: string): Promise<boolean> {
       return ask("confirm", { title: String(title), description: String(message ?? ""), resources: [], risk: "high" });
     },
@@ -124,5 +167,5 @@ export function createUiContext(ui: GateUI, recorder: UiRecorder): Record<string
     notify(message: string, type?: string): void {
       recorder.notifications.push({ message: String(message), ...(type ? { type } : {}) });
     },
-  };
+  });
 }
