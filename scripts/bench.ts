@@ -50,7 +50,8 @@ async function main(): Promise<void> {
   const floor = summarizeFloor(floorSamples);
   step("trial subset at 2 workers");
   const c2 = await runSubset({ tasks: plan.subsetTasks, concurrency: 2 });
-  step("trial subset at 2 workers without the runner's cache");
+  step("trial subset at 1 and 2 workers without the runner's cache");
+  const u1 = await runSubset({ tasks: plan.subsetTasks, concurrency: 1, cache: false });
   const uncached = await runSubset({ tasks: plan.subsetTasks, concurrency: 2, cache: false });
 
   const worldDir = worldSizeParentDir();
@@ -89,6 +90,8 @@ async function main(): Promise<void> {
     worldCosts,
     c1,
     c2,
+    u1,
+    u2: uncached,
     cache: compareCacheRuns(c2.records, uncached.records),
     worldSize: { worldDir: dirname(worldDir), sizes },
     gates,

@@ -56,11 +56,20 @@ export function renderTrials(r: BenchReport): string {
 }
 
 export function renderScaling(r: BenchReport): string {
-  const t = table(["workers", "trials", "wall s", "trials/s", "median trial ms"]);
-  for (const c of [r.scaling.concurrency_1, r.scaling.concurrency_2]) {
-    t.push([String(c.concurrency), String(c.trials), num(c.wall_s, 2), num(c.trials_per_s, 2), num(c.median_trial_ms, 0)]);
+  const t = table(["trials", "workers", "trials", "wall s", "trials/s", "median trial ms"]);
+  const rows = [
+    ["independent (no cache)", r.scaling.concurrency_1],
+    ["independent (no cache)", r.scaling.concurrency_2],
+    ["shared states (cache)", r.scaling.with_cache.concurrency_1],
+    ["shared states (cache)", r.scaling.with_cache.concurrency_2],
+  ] as const;
+  for (const [kind, c] of rows) {
+    t.push([kind, String(c.concurrency), String(c.trials), num(c.wall_s, 2), num(c.trials_per_s, 2), num(c.median_trial_ms, 0)]);
   }
-  return `Scaling:\n${t.toString()}\n1 -> 2 workers: ${formatJudged(r.targets.scaling_1_to_2)}`;
+  return (
+    `Scaling:\n${t.toString()}\n1 -> 2 workers, independent trials: ${formatJudged(r.targets.scaling_1_to_2)}` +
+    `\n1 -> 2 workers with shared states: ${num(r.scaling.with_cache.ratio, 2)}x (trials wait for a state another is making: not a measure of the runner)`
+  );
 }
 
 export function renderRss(r: BenchReport): string {
