@@ -41,7 +41,8 @@ describe("cloneArgs", () => {
   });
 
   it("hands what is not plain JSON to structuredClone", () => {
-    const holes = [1, , 3];
+    const holes: unknown[] = [1, 2, 3];
+    delete holes[1]; // a hole
     const extra = Object.assign([1, 2], { note: "x" });
     const nullProto = Object.assign(Object.create(null) as Record<string, unknown>, { a: 1 });
     for (const v of [
