@@ -1265,6 +1265,7 @@ async function measureSnapshot(w, { roots, previous, base, walk }) {
     const prev = previous ? (p) => previous[show(p)] : () => undefined;
     const a = await answerSnapshot(w, abs, rootsKey, prev, base, walk === true);
     const named = (list) => list.map(([p, e]) => [show(p), e]);
+    if (typeof a.stats.reason === "string") a.stats.reason = a.stats.reason.replace(/\/\S*/g, (p) => show(p));
     return a.entries ? { ...a, entries: named(a.entries) } : { ...a, changed: named(a.changed), removed: a.removed.map(show) };
   } finally {
     // The folders they watched are gone, or watched again by a new watcher (the same inotify
