@@ -7,9 +7,9 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { execa } from "execa";
 import { OWNER_MARKER, ownerMarkerText } from "../process/ownership.ts";
 import { checkMountPoint, type TrialMounts } from "./bwrap-args.ts";
+import { copyRoots, type CopyResult } from "./copier.ts";
 import { allocateIdentity, chownTree, releaseIdentity, type SandboxIdentity } from "./identity.ts";
 
 export const DEFAULT_TRIALS_DIR = path.join(os.tmpdir(), "gatebench-trials");
@@ -147,39 +147,23 @@ async function openUp(p: string): Promise<void> {
   }
 }
 
-/**
- * Copies the roots of the trial dir `$2` into the new trial dir `$3`, which has the same layout
- * (cp -a: links stay links, nothing is dereferenced; a folder copied onto its existing
- * counterpart fills it), then gives every root of `$3` and everything in it to `$1` (chown -R -P
- * -h: links are re-owned, never their targets). The other arguments are the task's mount points
- * without their leading slash: their folders under mounts/ are roots too, the folders between
- * stay root's. One process for the whole copy.
- */
-const COPY_SCRIPT = [
-  "set -e",
-  'owner="$1"; src="$2"; dst="$3"; shift 3',
-  'from=("$src/workspace" "$src/home" "$src/tmp"); roots=("$dst/workspace" "$dst/home" "$dst/tmp")',
-  'if [ "$#" -gt 0 ]; then from+=("$src/mounts"); for m in "$@"; do roots+=("$dst/mounts/$m"); done; fi',
-  '/bin/cp -a --no-dereference -- "${from[@]}" "$dst/"',
-  'if [ -n "$owner" ]; then /bin/chown -R -P -h -- "$owner" "${roots[@]}"; fi',
-].join("\n");
-
 /** New trial dir holding a copy of `src`, owned by its own sandbox user. */
 export async function copyTrialDir(src: TrialDir, parentDir: string): Promise<TrialDir> {
   const mountPoints = src.mounts.extra.map((m) => m.sandboxPath);
   const dst = await createTrialDir(parentDir, mountPoints, allocateIdentity(), false);
-  // Both dirs have layout()'s shape: the script names the roots the same way.
+  // Both dirs have layout()'s shape: the copier names the roots the same way (copier.ts).
   const owner = dst.identity ? `${dst.identity.uid}:${dst.identity.gid}` : "";
   const mounts = mountPoints.map((p) => p.replace(/^\/+/, ""));
-  const r = await execa("/bin/bash", ["-c", COPY_SCRIPT, "copy-trial-dir", owner, src.dir, dst.dir, ...mounts], {
-    reject: false,
-    stdin: "ignore",
-    stdout: "ignore",
-  });
+  let r: CopyResult;
+  try {
+    r = await copyRoots([owner, src.dir, dst.dir, ...mounts]);
+  } catch (e) {
+    r = { exitCode: -1, output: (e as Error).message };
+  }
   if (r.exitCode !== 0) {
     await removeTrialDir(dst).catch(() => undefined);
     releaseTrialIdentity(dst);
-    throw new Error(`copying the world ${src.dir} failed (${r.exitCode ?? r.shortMessage}): ${String(r.stderr).trim().slice(-400)}`);
+    throw new Error(`copying the world ${src.dir} failed (${r.exitCode}): ${r.output.trim()}`);
   }
   return dst;
 }

@@ -1,0 +1,116 @@
+/**
+ * World copies (trial-dir.ts) through one long-lived bash process instead of a process started
+ * per copy. Starting a process from the harness forks the harness itself, hundreds of
+ * megabytes of page tables, for every checkpoint, clone and hidden test: that fork cost more
+ * than most copies. The copier is small; it forks a subshell per copy, which runs `cp` and
+ * `chown` as before, so copies run side by side.
+ *
+ * Protocol: a request is NUL-terminated fields on stdin: an id, the number of arguments, the
+ * arguments; the answer is one line on stdout, `<id> <exit code> <the copy's output, one line>`
+ * (shorter than a pipe's atomic write, so answers of concurrent copies never interleave). The
+ * process keeps the harness alive only while a copy is pending; if it dies, pending copies fail
+ * and the next copy starts a new one.
+ */
+import { execa } from "execa";
+
+/**
+ * `copy OWNER SRC DST [MOUNT...]`: the roots of the trial dir SRC into the trial dir DST of the
+ * same layout (cp -a: links stay links, nothing is dereferenced; a folder copied onto its
+ * existing counterpart fills it), then every root of DST and everything in it to OWNER (chown
+ * -R -P -h: links are re-owned, never their targets). MOUNT: the task's mount points without
+ * their leading slash, whose folders under mounts/ are roots too; the folders between stay root's.
+ */
+const COPIER_SCRIPT = [
+  "copy() {",
+  '  local owner="$1" src="$2" dst="$3"',
+  "  shift 3",
+  '  local from=("$src/workspace" "$src/home" "$src/tmp") roots=("$dst/workspace" "$dst/home" "$dst/tmp")',
+  '  if [ "$#" -gt 0 ]; then',
+  '    from+=("$src/mounts")',
+  '    for m in "$@"; do roots+=("$dst/mounts/$m"); done',
+  "  fi",
+  '  /bin/cp -a --no-dereference -- "${from[@]}" "$dst/" || return',
+  '  if [ -n "$owner" ]; then /bin/chown -R -P -h -- "$owner" "${roots[@]}" || return; fi',
+  "}",
+  "while IFS= read -r -d '' id && IFS= read -r -d '' n; do",
+  "  args=()",
+  "  for ((i = 0; i < n; i++)); do IFS= read -r -d '' a || exit 0; args+=(\"$a\"); done",
+  "  (",
+  '    out=$(copy "${args[@]}" 2>&1)',
+  "    rc=$?",
+  "    out=${out//$'\\n'/ }",
+  "    if ((${#out} > 400)); then out=${out: -400}; fi",
+  '    printf \'%s %s %s\\n\' "$id" "$rc" "$out"',
+  "  ) &",
+  "done",
+].join("\n");
+
+const spawnCopier = () =>
+  execa("/bin/bash", ["-c", COPIER_SCRIPT, "copier"], { stdin: "pipe", stdout: "pipe", stderr: "ignore", buffer: false, reject: false });
+type Copier = ReturnType<typeof spawnCopier>;
+
+interface Pending {
+  resolve: (r: CopyResult) => void;
+  reject: (e: Error) => void;
+}
+
+export interface CopyResult {
+  exitCode: number;
+  /** What cp and chown printed (errors), on one line, at most 400 characters. */
+  output: string;
+}
+
+let copier: Copier | undefined;
+let nextId = 1;
+const pending = new Map<number, Pending>();
+
+function hold(held: boolean): void {
+  const c = copier;
+  if (!c) return;
+  for (const h of [c, c.stdin, c.stdout] as { ref?(): void; unref?(): void }[]) {
+    if (held) h.ref?.();
+    else h.unref?.();
+  }
+}
+
+function started(): Copier {
+  if (copier && copier.exitCode === null && !copier.killed) return copier;
+  const c = spawnCopier();
+  copier = c;
+  let rest = "";
+  c.stdout.setEncoding("utf8");
+  c.stdout.on("data", (chunk: string) => {
+    rest += chunk;
+    for (let nl = rest.indexOf("\n"); nl >= 0; nl = rest.indexOf("\n")) {
+      const line = rest.slice(0, nl);
+      rest = rest.slice(nl + 1);
+      const m = /^(\d+) (\d+) ?(.*)$/.exec(line);
+      const p = m ? pending.get(Number(m[1])) : undefined;
+      if (!m || !p) continue;
+      pending.delete(Number(m[1]));
+      p.resolve({ exitCode: Number(m[2]), output: m[3] ?? "" });
+    }
+    if (pending.size === 0) hold(false);
+  });
+  c.stdin.on("error", () => {});
+  void c.then(() => {
+    if (copier === c) copier = undefined;
+    for (const [id, p] of pending) {
+      pending.delete(id);
+      p.reject(new Error("the copier process ended"));
+    }
+  });
+  return c;
+}
+
+/** Runs `copy OWNER SRC DST [MOUNT...]` (see COPIER_SCRIPT) in the copier. */
+export function copyRoots(args: readonly string[]): Promise<CopyResult> {
+  for (const a of args) if (a.includes("\0")) return Promise.reject(new Error("a copy argument holds a NUL byte"));
+  const c = started();
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    hold(true);
+    c.stdin.write([String(id), String(args.length), ...args].map((f) => `${f}\0`).join(""));
+  });
+}
