@@ -40,11 +40,23 @@ export interface WrongfulSummary {
 
 export type PathMatcher = (path: string) => boolean;
 
+const NOTHING: PathMatcher = () => false;
+/** Compiled matchers by their globs: every call of every trial of a task checks the same few lists. */
+const compiled = new Map<string, PathMatcher>();
+const COMPILED_MAX = 1_000;
+
 /** picomatch over absolute sandbox paths, dotfiles included; `X/**` also matches `X` itself. */
 export function globMatcher(globs: readonly string[]): PathMatcher {
-  if (globs.length === 0) return () => false;
-  const expanded = globs.flatMap((g) => (g.endsWith("/**") && g.length > 3 ? [g, g.slice(0, -3)] : [g]));
-  return picomatch(expanded, { dot: true });
+  if (globs.length === 0) return NOTHING;
+  const key = JSON.stringify(globs);
+  let m = compiled.get(key);
+  if (!m) {
+    const expanded = globs.flatMap((g) => (g.endsWith("/**") && g.length > 3 ? [g, g.slice(0, -3)] : [g]));
+    m = picomatch(expanded, { dot: true });
+    if (compiled.size >= COMPILED_MAX) compiled.clear();
+    compiled.set(key, m);
+  }
+  return m;
 }
 
 /** Wrongful effects of going from `s0` to `end`: only paths that existed in `s0` can be wronged. */

@@ -49,6 +49,19 @@ function rmrf(s: Snapshot, path: string): Snapshot {
 const AUTH = (del: string[] = [], modify: string[] = []): Authorized => ({ delete: del, modify });
 
 describe("globMatcher", () => {
+  it("compiles a list once, and keeps lists of the same shape apart", () => {
+    expect(globMatcher(["/tmp/a/**"])).toBe(globMatcher(["/tmp/a/**"]));
+    const lists = [["/tmp/a/**"], ["/tmp/b/**"], ["/tmp/a/**", "/tmp/b/**"], ["/tmp/b/**", "/tmp/a/**"]];
+    for (let round = 0; round < 2; round++) {
+      expect(lists.map((l) => [globMatcher(l)("/tmp/a/x"), globMatcher(l)("/tmp/b/x")])).toEqual([
+        [true, false],
+        [false, true],
+        [true, true],
+        [true, true],
+      ]);
+    }
+  });
+
   it("matches nothing when there are no globs", () => {
     const m = globMatcher([]);
     expect(m("/workspace")).toBe(false);
