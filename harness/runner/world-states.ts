@@ -134,9 +134,10 @@ export interface CacheStats {
   /** Gate questions (EnvView lookups, one-shot gate processes) asked of a state's sandbox, and answered from memory. */
   answers_asked: number;
   answers_remembered: number;
-  /** Blocked-call replays run, and answered from memory. */
+  /** Blocked-call replays run, answered from memory, and answered by the same call run from the same state. */
   replays_run: number;
   replays_remembered: number;
+  replays_from_steps: number;
   /** Hidden tests run, and verdicts taken from memory. */
   tests_run: number;
   tests_remembered: number;
@@ -154,6 +155,7 @@ export const emptyCacheStats = (): CacheStats => ({
   answers_remembered: 0,
   replays_run: 0,
   replays_remembered: 0,
+  replays_from_steps: 0,
   tests_run: 0,
   tests_remembered: 0,
   states: 0,
@@ -165,7 +167,7 @@ export function describeCache(s: CacheStats, trials: number): string {
   return (
     `cache: ${s.worlds_built} worlds built for ${trials} trials (${s.calls_rerun} calls run again to build them); ` +
     `calls ${s.steps_run} run, ${s.steps_taken} remembered; gate questions ${s.answers_asked} asked, ${s.answers_remembered} remembered; ` +
-    `replays ${s.replays_run} run, ${s.replays_remembered} remembered; hidden tests ${s.tests_run} run, ${s.tests_remembered} remembered`
+    `replays ${s.replays_run} run, ${s.replays_remembered} remembered, ${s.replays_from_steps} taken from the same call run from the same state; hidden tests ${s.tests_run} run, ${s.tests_remembered} remembered`
   );
 }
 
