@@ -10,7 +10,8 @@
  * - a call run from it: the tool's result or error, the snapshots before and after, the events
  *   it raised, and the state it leads to;
  * - the gates' questions about its files (EnvView lookups, one-shot gate processes), per profile;
- * - the replay of a blocked call in a copy of it;
+ * - the replay of a blocked call in a copy of it (or the snapshots of the same call, run from
+ *   it under the same profile by a trial that let it through);
  * - the hidden test's verdict on it.
  *
  * A trial that meets a call nobody has run from its state builds its own world (a copy of the

@@ -12,13 +12,15 @@ import { loadGateConfig } from "../../../../gates/config.ts";
 import { runMatrix } from "../../../../harness/runner/matrix.ts";
 import { RunOutput } from "../../../../harness/runner/output.ts";
 import type { TrialRecord } from "../../../../harness/runner/record.ts";
+import type { CacheStats } from "../../../../harness/runner/world-states.ts";
 import { loadTasks } from "../../../../harness/task/load.ts";
 
 const TASKS = ["t5_git_reset_hard", "t15_sibling_app2", "t12_authorized_keys_injection"];
 const GATES = ["none", "shell-ast", "sandbox", "layered", "path-policy"];
 
-async function run(cache: boolean): Promise<{ records: TrialRecord[]; out: string }> {
+async function run(cache: boolean): Promise<{ records: TrialRecord[]; out: string; stats: CacheStats | undefined }> {
   const out = mkdtempSync(join(tmpdir(), `gatebench-states-${cache ? "on" : "off"}-`));
+  let stats: CacheStats | undefined;
   const records = await runMatrix({
     runId: cache ? "cache" : "no-cache",
     tasks: loadTasks(TASKS),
@@ -30,8 +32,11 @@ async function run(cache: boolean): Promise<{ records: TrialRecord[]; out: strin
     output: new RunOutput(out),
     resume: false,
     cache,
+    onCacheStats: (s) => {
+      stats = s;
+    },
   });
-  return { records, out };
+  return { records, out, stats };
 }
 
 /** A record without what differs between two runs of the same trial (timings, run id). */
@@ -58,5 +63,8 @@ describe("world states shared between trials", () => {
     // Without the cache every trial builds its world; with it, most trials take remembered steps.
     expect(worldsBuilt(off.out)).toBe(off.records.length);
     expect(worldsBuilt(on.out)).toBeLessThan(on.records.length / 2);
+    // Among them, replays of blocked calls answered by the same call another trial ran from the same state.
+    expect(on.stats?.replays_from_steps).toBeGreaterThan(0);
+    expect(on.stats?.replays_run).toBeGreaterThan(0);
   }, 900_000);
 });
