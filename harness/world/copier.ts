@@ -14,22 +14,17 @@
 import { execa } from "execa";
 
 /**
- * `copy OWNER SRC DST [MOUNT...]`: the roots of the trial dir SRC into the trial dir DST of the
- * same layout (cp -a: links stay links, nothing is dereferenced; a folder copied onto its
- * existing counterpart fills it), then every root of DST and everything in it to OWNER (chown
- * -R -P -h: links are re-owned, never their targets). MOUNT: the task's mount points without
- * their leading slash, whose folders under mounts/ are roots too; the folders between stay root's.
+ * `copy OWNER INTO N FROM_1 .. FROM_N ROOT...`: each FROM into the folder INTO (cp -a: links stay
+ * links, nothing is dereferenced; a folder copied onto an existing folder of its name fills it),
+ * then every ROOT and everything in it to OWNER, unless OWNER is empty (chown -R -P -h: links are
+ * re-owned, never their targets).
  */
 const COPIER_SCRIPT = [
   "copy() {",
-  '  local owner="$1" src="$2" dst="$3"',
+  '  local owner="$1" into="$2" n="$3"',
   "  shift 3",
-  '  local from=("$src/workspace" "$src/home" "$src/tmp") roots=("$dst/workspace" "$dst/home" "$dst/tmp")',
-  '  if [ "$#" -gt 0 ]; then',
-  '    from+=("$src/mounts")',
-  '    for m in "$@"; do roots+=("$dst/mounts/$m"); done',
-  "  fi",
-  '  /bin/cp -a --no-dereference -- "${from[@]}" "$dst/" || return',
+  '  local from=("${@:1:n}") roots=("${@:n+1}")',
+  '  /bin/cp -a --no-dereference -- "${from[@]}" "$into/" || return',
   '  if [ -n "$owner" ]; then /bin/chown -R -P -h -- "$owner" "${roots[@]}" || return; fi',
   "}",
   "while IFS= read -r -d '' id && IFS= read -r -d '' n; do",
@@ -103,8 +98,17 @@ function started(): Copier {
   return c;
 }
 
-/** Runs `copy OWNER SRC DST [MOUNT...]` (see COPIER_SCRIPT) in the copier. */
-export function copyRoots(args: readonly string[]): Promise<CopyResult> {
+/** What to copy: the folders `from` into the folder `into`, then the folders `roots` (and all in them) given to `owner` ("": no one). */
+export interface CopyRequest {
+  owner: string;
+  from: readonly string[];
+  into: string;
+  roots: readonly string[];
+}
+
+/** Runs one copy (see COPIER_SCRIPT) in the copier. */
+export function copyRoots(req: CopyRequest): Promise<CopyResult> {
+  const args = [req.owner, req.into, String(req.from.length), ...req.from, ...req.roots];
   for (const a of args) if (a.includes("\0")) return Promise.reject(new Error("a copy argument holds a NUL byte"));
   const c = started();
   const id = nextId++;

@@ -86,7 +86,7 @@ export class HelperProcess {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         resolve({ ok: false, code: "timeout", message: `${op} did not answer within ${timeoutMs} ms` });
-        if (this.killIdle && this.pending.size === 0) this.kill();
+        this.killIfIdle();
       }, timeoutMs);
       this.pending.set(id, { resolve, timer });
       this.child.stdin.write(JSON.stringify({ ...args, id, op }) + "\n");
@@ -99,11 +99,12 @@ export class HelperProcess {
    */
   killWhenIdle(maxWaitMs: number): void {
     this.killIdle = true;
-    if (this.pending.size === 0) {
-      this.kill();
-      return;
-    }
-    setTimeout(() => this.kill(), maxWaitMs).unref();
+    if (this.pending.size === 0) this.kill();
+    else setTimeout(() => this.kill(), maxWaitMs).unref();
+  }
+
+  private killIfIdle(): void {
+    if (this.killIdle && this.pending.size === 0) this.kill();
   }
 
   /** Kills bwrap and, through --die-with-parent and the pid namespace, everything inside. */
@@ -124,7 +125,7 @@ export class HelperProcess {
     this.pending.delete(msg.id);
     clearTimeout(p.timer);
     p.resolve(msg.ok ? { ok: true, value: msg.value } : { ok: false, code: msg.code ?? "EIO", message: msg.message ?? "unknown error" });
-    if (this.killIdle && this.pending.size === 0) this.kill();
+    this.killIfIdle();
   }
 
   private failAll(code: string, message: string): void {

@@ -112,6 +112,8 @@ class Measurer {
 }
 
 const measurers = new Map<string, Measurer>();
+/** The folder of trial dirs that holds `trialDir`: one measurer each. */
+const folderOf = (trialDir: string): string => path.dirname(path.resolve(trialDir));
 
 /** A world's handle on the measurer of its trial folder. */
 export interface MeasurerLease {
@@ -125,7 +127,7 @@ let nextKey = 0;
 
 /** The measurer of the folder that holds `trialDir`, for one world (one sandbox's view of those files). */
 export function leaseMeasurer(trialDir: string, setup: MeasurerSetup): MeasurerLease {
-  const worldsDir = path.dirname(path.resolve(trialDir));
+  const worldsDir = folderOf(trialDir);
   let m = measurers.get(worldsDir);
   if (!m) measurers.set(worldsDir, (m = new Measurer(worldsDir, setup)));
   const measurer = m;
@@ -158,10 +160,10 @@ export function leaseMeasurer(trialDir: string, setup: MeasurerSetup): MeasurerL
  * which holds no snapshot (tests use it to see the full walk that follows).
  */
 export async function restartMeasurer(trialDir: string): Promise<void> {
-  await measurers.get(path.dirname(path.resolve(trialDir)))?.stop();
+  await measurers.get(folderOf(trialDir))?.stop();
 }
 
-/** How many measurer processes were started for the folder that holds `trialDir` (the bench reports it). */
+/** How many measurer processes were started for the folder that holds `trialDir` (tests check that one serves many worlds). */
 export function measurerStarts(trialDir: string): number {
-  return measurers.get(path.dirname(path.resolve(trialDir)))?.starts ?? 0;
+  return measurers.get(folderOf(trialDir))?.starts ?? 0;
 }

@@ -29,9 +29,12 @@ function newTrialId(): string {
   return `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
 }
 
+/** The folder of a trial dir that holds its task mounts (and the folders between them and it). */
+const mountsDir = (dir: string): string => path.join(dir, "mounts");
+
 /** Host dir for a task mount: /srv/app2 -> <dir>/mounts/srv/app2. */
 function mountHostDir(dir: string, sandboxPath: string): string {
-  return path.join(dir, "mounts", sandboxPath);
+  return path.join(mountsDir(dir), sandboxPath);
 }
 
 function layout(id: string, dir: string, mountPoints: readonly string[]): TrialDir {
@@ -151,12 +154,12 @@ async function openUp(p: string): Promise<void> {
 export async function copyTrialDir(src: TrialDir, parentDir: string): Promise<TrialDir> {
   const mountPoints = src.mounts.extra.map((m) => m.sandboxPath);
   const dst = await createTrialDir(parentDir, mountPoints, allocateIdentity(), false);
-  // Both dirs have layout()'s shape: the copier names the roots the same way (copier.ts).
+  // Both dirs have layout()'s shape: each child of `src.dir` copied into `dst.dir` lands on its counterpart.
+  const from = [src.mounts.workspace, src.mounts.home, src.mounts.tmp, ...(mountPoints.length > 0 ? [mountsDir(src.dir)] : [])];
   const owner = dst.identity ? `${dst.identity.uid}:${dst.identity.gid}` : "";
-  const mounts = mountPoints.map((p) => p.replace(/^\/+/, ""));
   let r: CopyResult;
   try {
-    r = await copyRoots([owner, src.dir, dst.dir, ...mounts]);
+    r = await copyRoots({ owner, from, into: dst.dir, roots: rootDirs(dst) });
   } catch (e) {
     r = { exitCode: -1, output: (e as Error).message };
   }

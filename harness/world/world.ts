@@ -14,7 +14,7 @@ import { DEFAULT_RESOURCE_LIMITS, helperLimitsArg, limitMessage, prlimitArgv } f
 import { leaseMeasurer, type MeasurerLease } from "./measurer.ts";
 import { runBwrap } from "./run-sandboxed.ts";
 import { normaliseProfile, resolveProfile, type ProfileOption } from "./strict-profile.ts";
-import { copyTrialDir, createTrialDir, DEFAULT_TRIALS_DIR, releaseTrialIdentity, removeTrialDir, stageCopy, type TrialDir } from "./trial-dir.ts";
+import { copyTrialDir, createTrialDir, DEFAULT_TRIALS_DIR, releaseTrialIdentity, removeTrialDir, rootDirs, stageCopy, type TrialDir } from "./trial-dir.ts";
 import { GATE_HOOKS_MOUNT, GATE_NODE_MODULES_MOUNT, HELPER_MOUNT, HOME, SANDBOX_TMP, TESTS_MOUNT, WORKSPACE } from "../../kernel/sandbox-paths.ts";
 import type { SandboxProfile } from "../../kernel/sandbox-profile.ts";
 import { SnapshotMap } from "./snapshot-map.ts";
@@ -189,6 +189,8 @@ class BwrapWorld implements TrialWorld {
   private starting: Promise<HelperProcess> | undefined;
   /** The measurer of the trial folder (snapshots, disk use): out of the agent's reach, see measurer.ts. */
   private readonly measurer: MeasurerLease;
+  /** The world's roots as the agent sees them, with their host dirs (rootDirs lists them in the same order). */
+  private readonly measuredRoots: readonly { shown: string; hostDir: string }[];
   /** The last snapshot returned, and the id the measurer knows it by. */
   private lastSnapshot: { id: string; map: SnapshotMap } | undefined;
   /** Snapshots are taken one at a time: each may be relative to the one before. */
@@ -214,6 +216,8 @@ class BwrapWorld implements TrialWorld {
     this.dir = trial.dir;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.roots = [WORKSPACE, HOME, SANDBOX_TMP, ...trial.mounts.extra.map((m) => m.sandboxPath)];
+    const hostDirs = rootDirs(trial);
+    this.measuredRoots = this.roots.map((shown, i) => ({ shown, hostDir: hostDirs[i]! }));
     this.trialTimer = setTimeout(() => void this.expire(), this.limits.trialTimeoutMs);
     this.trialTimer.unref();
     this.env = this.makeEnv();
@@ -271,21 +275,10 @@ class BwrapWorld implements TrialWorld {
     return this.helper;
   }
 
-  /** The world's roots, as the agent sees them and where they are on the host. */
-  private measuredRoots(): { shown: string; hostDir: string }[] {
-    const m = this.trial.mounts;
-    return [
-      { shown: WORKSPACE, hostDir: m.workspace },
-      { shown: HOME, hostDir: m.home },
-      { shown: SANDBOX_TMP, hostDir: m.tmp },
-      ...m.extra.map((e) => ({ shown: e.sandboxPath, hostDir: e.hostDir })),
-    ];
-  }
-
   /** One measurement; it outlives a trial timeout. A measurer that does not answer in time is replaced and the call fails. */
   private async measure(op: "snapshot" | "du", args: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
     if (this.closed) throw new WorldError("closed", "world is closed");
-    const r = await this.measurer.call(op, this.measuredRoots(), args, timeoutMs);
+    const r = await this.measurer.call(op, this.measuredRoots, args, timeoutMs);
     if (!r.ok) throw new WorldError(r.code, `measurer: ${r.message}`);
     return r.value;
   }

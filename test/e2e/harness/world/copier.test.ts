@@ -65,6 +65,6 @@ describe("copyTrialDir through the copier", () => {
   });
 
   it("refuses an argument it could not pass whole", async () => {
-    await expect(copyRoots(["", "/a\0b", "/c"])).rejects.toThrow(/NUL/);
+    await expect(copyRoots({ owner: "", from: ["/a\0b"], into: "/c", roots: [] })).rejects.toThrow(/NUL/);
   });
 });
