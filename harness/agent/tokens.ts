@@ -32,15 +32,89 @@ const PIECE = 64;
 
 /** The count, computed every time (what `countTokens` remembers). */
 export function countTokensUncached(text: string): number {
-  const enc = tokenizer();
   let n = 0;
   let from = 0;
   for (const m of text.matchAll(LONG_RUN)) {
-    n += enc.encode(text.slice(from, m.index)).length;
-    for (let i = 0; i < m[0].length; i += PIECE) n += enc.encode(m[0].slice(i, i + PIECE)).length;
+    n += bpeCount(text.slice(from, m.index));
+    for (let i = 0; i < m[0].length; i += PIECE) n += bpeCount(m[0].slice(i, i + PIECE));
     from = m.index + m[0].length;
   }
-  return n + enc.encode(text.slice(from)).length;
+  return n + bpeCount(text.slice(from));
+}
+
+/**
+ * `encode(text).length` of the tokenizer, without building the tokens: the text is split with the
+ * encoding's own pattern, and each piece's count (one token when the piece is a token, else its
+ * byte-pair merges, as the library merges them) is remembered by the piece. Requests repeat
+ * the same words over and over; the library encodes and merges each of them again every time.
+ * A text holding a special token goes to the library, which refuses it.
+ */
+function bpeCount(text: string): number {
+  const t = bpeTables();
+  if (t.special.test(text)) return tokenizer().encode(text).length;
+  let n = 0;
+  for (const m of text.matchAll(t.pattern)) {
+    const piece = m[0];
+    let c = pieceCounts.get(piece);
+    if (c === undefined) {
+      c = pieceCount(t.encoder.encode(piece), t.ranks);
+      if (pieceCounts.size >= PIECES_MAX) pieceCounts.clear();
+      pieceCounts.set(piece, c);
+    }
+    n += c;
+  }
+  return n;
+}
+
+const pieceCounts = new Map<string, number>();
+const PIECES_MAX = 500_000;
+
+interface BpeTables {
+  pattern: RegExp;
+  special: RegExp;
+  /** byte values joined by "," -> rank: the library's own table (js-tiktoken's `rankMap`). */
+  ranks: Map<string, number>;
+  encoder: TextEncoder;
+}
+let tables: BpeTables | undefined;
+function bpeTables(): BpeTables {
+  if (tables) return tables;
+  const ranks = (tokenizer() as unknown as { rankMap?: Map<string, number> }).rankMap;
+  if (!(ranks instanceof Map) || ranks.size === 0) throw new Error("js-tiktoken has no rankMap: the token count needs its rank table");
+  const escapeRe = (s: string) => s.replace(/[\\^$*+?.()|[\]{}]/g, "\\$&");
+  tables = {
+    pattern: new RegExp(o200k_base.pat_str, "gu"),
+    special: new RegExp(Object.keys(o200k_base.special_tokens).map(escapeRe).join("|")),
+    ranks,
+    encoder: new TextEncoder(),
+  };
+  return tables;
+}
+
+/** How many tokens one piece's bytes make: js-tiktoken's bytePairEncode, counted. */
+function pieceCount(bytes: Uint8Array, ranks: Map<string, number>): number {
+  const rankOf = (start: number, end: number) => ranks.get(bytes.subarray(start, end).join(","));
+  if (rankOf(0, bytes.length) !== undefined) return 1;
+  // the library counts a one-byte piece as one token whatever its table says
+  if (bytes.length === 1) return 1;
+  // parts[i] is the start of part i; a part ends where the next begins
+  const starts = Array.from({ length: bytes.length + 1 }, (_, i) => i);
+  while (starts.length > 2) {
+    let min: number | undefined;
+    let at = -1;
+    for (let i = 0; i < starts.length - 2; i++) {
+      const rank = rankOf(starts[i]!, starts[i + 2]!);
+      if (rank !== undefined && (min === undefined || rank < min)) {
+        min = rank;
+        at = i;
+      }
+    }
+    if (at < 0) break;
+    starts.splice(at + 1, 1);
+  }
+  let n = 0;
+  for (let i = 0; i < starts.length - 1; i++) if (rankOf(starts[i]!, starts[i + 1]!) !== undefined) n += 1;
+  return n;
 }
 
 /**

@@ -241,22 +241,50 @@ export class TrialStates {
       }
     };
     const node = this.node;
-    if (this.live || !node) return this.ensureLive().then((l) => run(l.worlds.world));
+    if (!node) return this.ensureLive().then((l) => run(l.worlds.world));
     const digest = digestArgs(args);
     const key = JSON.stringify([tool, digest, profileKey(profile)]);
     const stats = this.opts.store!.stats;
+    // The same call already ran from this state under the same profile (another trial let it
+    // through): its snapshots around the call are what a copy would show.
+    const fromStep = async (): Promise<ReplaySnapshots | undefined> => {
+      const ran = await node.steps.get(stepKey({ tool, params: args, escalated: false }, digest, profile))?.catch(() => undefined);
+      if (ran) stats.replays_from_steps += 1;
+      return ran ? { before: ran.result.before, after: ran.result.after } : undefined;
+    };
+    if (this.live) return this.replayLive(node, key, fromStep, run);
     if (node.replays.has(key)) stats.replays_remembered += 1;
     return remember(node.replays, key, async () => {
-      // The same call already ran from this state under the same profile (another trial let it
-      // through): its snapshots around the call are what a copy would show.
-      const ran = await node.steps.get(stepKey({ tool, params: args, escalated: false }, digest, profile))?.catch(() => undefined);
-      if (ran) {
-        stats.replays_from_steps += 1;
-        return { before: ran.result.before, after: ran.result.after };
-      }
+      const known = await fromStep();
+      if (known) return known;
       stats.replays_run += 1;
       return run(await node.view(undefined));
     });
+  }
+
+  /**
+   * A replay by a trial whose own world stands at `node`: what the state knows, else a copy of
+   * the trial's world, which the state then keeps. A failure is the trial's own and not kept.
+   */
+  private async replayLive(
+    node: StateNode,
+    key: string,
+    fromStep: () => Promise<ReplaySnapshots | undefined>,
+    run: (base: TrialWorld) => Promise<ReplaySnapshots>,
+  ): Promise<ReplaySnapshots> {
+    const stats = this.opts.store!.stats;
+    const known = await node.replays.get(key)?.catch(() => undefined);
+    if (known) {
+      stats.replays_remembered += 1;
+      return known;
+    }
+    let done = await fromStep();
+    if (!done) {
+      stats.replays_run += 1;
+      done = await run((await this.ensureLive()).worlds.world);
+    }
+    if (!node.replays.has(key)) node.replays.set(key, Promise.resolve(done));
+    return done;
   }
 
   /** Phase final_snapshot: S0 of the trial's lineage and the world at the end. */
@@ -309,18 +337,37 @@ export class TrialStates {
     else stats.answers_asked += 1;
   }
 
+  /**
+   * A question about `node` from a trial whose own world stands there too: the state's answer
+   * when it has one, else the world's, which the state then keeps for the trials that come
+   * later (unless `keep` says it depends on timing). A failure is the trial's own: nobody else
+   * waits on it, and it is never kept.
+   */
+  private async answerLive<T>(node: StateNode, key: string, ask: () => Promise<T>, keep: (answer: T) => boolean = () => true): Promise<T> {
+    const known = await node.answers.get(key)?.then(
+      (value) => ({ value }),
+      () => undefined,
+    );
+    if (known) return structuredClone(known.value) as T;
+    const answer = await ask();
+    if (keep(answer) && !node.answers.has(key)) node.answers.set(key, Promise.resolve(structuredClone(answer)));
+    return answer;
+  }
+
   /** The gates' view of the files as the trial stands: its own world, or the state's answers. */
   private makeEnv(): EnvView {
     const ask =
       <A extends unknown[], R>(name: EnvQuestion) =>
       async (...args: A): Promise<R> => {
         const node = this.node;
-        if (this.live || !node) {
+        const askLive = async () => {
           const live = await this.ensureLive();
           return (live.worlds.world.env[name] as unknown as (...a: A) => Promise<R>)(...args);
-        }
+        };
+        if (!node) return askLive();
         const key = JSON.stringify([profileKey(this.profile), name, args]);
         this.countAnswer(node, key);
+        if (this.live) return this.answerLive(node, key, askLive);
         const answer = await remember(node.answers, key, async () => {
           const view = await node.view(this.profile);
           return (view.env[name] as unknown as (...a: A) => Promise<R>)(...args);
@@ -335,13 +382,15 @@ export class TrialStates {
       options?: GateProcessOptions,
     ): Promise<GateProcessOutput> => {
       const node = this.node;
-      // A process that lives as long as the trial has to see the trial's own world change.
-      if (this.live || !node || options?.persistent) {
+      const runLive = async () => {
         const live = await this.ensureLive();
         return live.worlds.world.env.runGateProcess!(argv, stdin, timeoutMs, binds, options);
-      }
+      };
+      // A process that lives as long as the trial has to see the trial's own world change.
+      if (!node || options?.persistent) return runLive();
       const key = JSON.stringify([profileKey(this.profile), "runGateProcess", argv, stdin, timeoutMs, binds ?? []]);
       this.countAnswer(node, key);
+      if (this.live) return this.answerLive(node, key, runLive, (out) => !out.timedOut);
       const answer = await remember(node.answers, key, async () => {
         const view = await node.view(this.profile);
         const out = await view.env.runGateProcess!(argv, stdin, timeoutMs, binds, options);

@@ -1,11 +1,11 @@
 /**
- * The host side of the in-sandbox helper (inside/helper.mjs): one bwrap process running the
+ * The host side of the in-sandbox helper (inside/helper.cjs): one bwrap process running the
  * helper, JSON-line requests with ids, responses matched back to their callers. If the
  * helper dies (the agent ran `kill -9 -1`), pending calls fail with `helper_died`.
  */
 import { createInterface } from "node:readline";
 import type { SandboxIdentity } from "./identity.ts";
-import { killProcessGroup, spawnBwrap } from "./run-sandboxed.ts";
+import { spawnBwrap } from "./run-sandboxed.ts";
 
 export type HelperResponse = { ok: true; value: unknown } | { ok: false; code: string; message: string };
 
@@ -27,8 +27,9 @@ export class HelperProcess {
 
   private constructor(private readonly child: ReturnType<typeof spawnBwrap>) {
     this.exitedPromise = new Promise((resolve) => {
-      void child.then((r) => {
-        if (r.exitCode === undefined && r.signal === undefined) this.stderrTail += `could not start bwrap: ${r.shortMessage}`;
+      void child.outcome.then((r) => {
+        if (r.startError !== undefined) this.stderrTail += `could not start bwrap: ${r.startError}`;
+        if (r.lost !== undefined) this.stderrTail += r.lost;
         this.exited = true;
         this.failAll("helper_died", `sandbox helper exited${this.stderrTail ? `: ${this.stderrTail.trim().slice(-500)}` : ""}`);
         resolve();
@@ -43,7 +44,7 @@ export class HelperProcess {
     child.stderr.on("data", (b: Buffer) => {
       helper.stderrTail = (helper.stderrTail + b.toString("utf-8")).slice(-2000);
     });
-    child.stdin.on("error", () => {});
+    child.stdin?.on("error", () => {});
     const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -89,7 +90,7 @@ export class HelperProcess {
         this.killIfIdle();
       }, timeoutMs);
       this.pending.set(id, { resolve, timer });
-      this.child.stdin.write(JSON.stringify({ ...args, id, op }) + "\n");
+      this.child.stdin?.write(JSON.stringify({ ...args, id, op }) + "\n");
     });
   }
 
@@ -109,7 +110,7 @@ export class HelperProcess {
 
   /** Kills bwrap and, through --die-with-parent and the pid namespace, everything inside. */
   kill(): void {
-    killProcessGroup(this.child.pid);
+    this.child.kill();
   }
 
   private onLine(line: string): void {

@@ -1,6 +1,6 @@
 /**
  * The measurer: one sandboxed process per folder of trial dirs that takes the snapshots and the
- * disk use of every world in that folder (harness/world/inside/helper.mjs in `--measurer` mode).
+ * disk use of every world in that folder (harness/world/inside/helper.cjs in `--measurer` mode).
  * Starting a process per world cost a Node start for every world, view and replay copy; one
  * process serves them all, each world by its own key, measured one request at a time per world
  * and side by side across worlds.

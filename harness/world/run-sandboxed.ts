@@ -3,8 +3,8 @@
  * limit and an output cap. The command runs as the sandbox's only tree: when it ends, bwrap's
  * pid namespace ends and every background job dies with it.
  */
-import { execa, type ResultPromise } from "execa";
 import { spawnAs, type SandboxIdentity } from "./identity.ts";
+import { type SpawnedProcess, spawnDetached } from "./spawner.ts";
 import type { ExecResult } from "./types.ts";
 
 export const BWRAP = "/usr/bin/bwrap";
@@ -31,15 +31,6 @@ export class TailCollector {
   }
 }
 
-export function killProcessGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // already gone
-  }
-}
-
 export interface SpawnBwrapOptions {
   /** Host user the sandbox runs as (identity.ts); omitted: the caller's own (the measurer). */
   identity?: SandboxIdentity | undefined;
@@ -47,27 +38,12 @@ export interface SpawnBwrapOptions {
 }
 
 /**
- * bwrap as the leader of a new process group (killProcessGroup ends the whole tree), raw
- * streams, no buffering, never rejecting: the callers read the streams and the exit.
+ * bwrap as the leader of a new process group (`kill()` ends the whole tree), started by the
+ * spawner (spawner.ts) with no environment of ours (the sandbox sets its own with
+ * --clearenv/--setenv); the callers read the streams and the outcome.
  */
-type BwrapSpawn = { detached: true; buffer: false; reject: false; stdin: "pipe"; stdout: "pipe"; stderr: "pipe"; cleanup: false };
-
-export function spawnBwrap(argv: string[], opts: SpawnBwrapOptions): ResultPromise<BwrapSpawn> {
-  const options = {
-    detached: true,
-    buffer: false,
-    reject: false,
-    stdin: opts.stdin as "pipe",
-    stdout: "pipe",
-    stderr: "pipe",
-    // bwrap gets no environment of ours: the sandbox sets its own with --clearenv/--setenv.
-    env: {},
-    extendEnv: false,
-    // The host must not be asked to clean up by execa: the group kill below does it.
-    cleanup: false,
-    ...spawnAs(opts.identity),
-  };
-  return execa(BWRAP, argv, options as BwrapSpawn) as ResultPromise<BwrapSpawn>;
+export function spawnBwrap(argv: string[], opts: SpawnBwrapOptions): SpawnedProcess {
+  return spawnDetached(BWRAP, argv, { ...spawnAs(opts.identity), stdin: opts.stdin === "pipe" });
 }
 
 /** `stdin`, when given, is written to the process (a gate's hook reads its JSON there). */
@@ -89,13 +65,13 @@ export async function runBwrap(
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    killProcessGroup(child.pid);
+    child.kill();
   }, opts.timeoutMs);
-  const r = await child;
+  const r = await child.outcome;
   clearTimeout(timer);
-  killProcessGroup(child.pid);
-  const notStarted = r.failed && r.exitCode === undefined && r.signal === undefined && !timedOut;
-  if (notStarted) err.push(Buffer.from(`failed to start bwrap: ${r.shortMessage ?? r.message}`));
+  child.kill();
+  if (r.startError !== undefined && !timedOut) err.push(Buffer.from(`failed to start bwrap: ${r.startError}`));
+  if (r.lost !== undefined) err.push(Buffer.from(r.lost));
   return {
     exitCode: r.exitCode ?? null,
     signal: r.signal ?? null,

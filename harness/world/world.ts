@@ -60,7 +60,7 @@ const HOST_GRACE_MS = 5_000;
 /** Snapshots are harness work: not bound by a task's short per-call limit. */
 const SNAPSHOT_TIMEOUT_MS = 120_000;
 const HELPER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "inside");
-const HELPER_SCRIPT = `${HELPER_MOUNT}/helper.mjs`;
+const HELPER_SCRIPT = `${HELPER_MOUNT}/helper.cjs`;
 /** Where runScript binds the host script; only that one-shot sandbox ever sees it. */
 const SCRIPT_MOUNT = "/run/gatebench/script.sh";
 /** The repository's node_modules, bound read-only into gate sandboxes (hooks shipped as npm packages). */
@@ -410,7 +410,7 @@ class BwrapWorld implements TrialWorld {
    * world of at least INCREMENTAL_MIN_ENTRIES paths from the events since, which costs what
    * changed; in a smaller one by walking everything, reusing its hashes. Otherwise it walks
    * everything, reusing `previous`'s hashes, and answers whole. The result is the same either
-   * way (harness/world/inside/helper.mjs, incremental snapshots).
+   * way (harness/world/inside/helper.cjs, incremental snapshots).
    */
   snapshot(previous?: Snapshot): Promise<Snapshot> {
     const run = this.snapshotQueue.then(() => this.takeSnapshot(previous));

@@ -1,5 +1,5 @@
 /**
- * Snapshots relative to the last one (the measurer's inotify watch, harness/world/inside/helper.mjs)
+ * Snapshots relative to the last one (the measurer's inotify watch, harness/world/inside/helper.cjs)
  * are exact: after every step of random sequences of file operations in a real world, and after
  * each of a table of known hazards, the incremental snapshot equals a full one taken by a second
  * measurer over the same files (relative to a copy of the previous reference, so appends are

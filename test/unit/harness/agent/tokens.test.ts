@@ -100,6 +100,67 @@ describe("countTokens counts what the first version counted", () => {
     );
   });
 
+  it("on any unicode text: the encoding's own pieces and byte-pair merges, counted per piece", () => {
+    const unit = fc.oneof(
+      fc.constantFrom(
+        " ",
+        "  ",
+        "\n",
+        "\r\n",
+        "\t",
+        " \n ",
+        "'s",
+        "'LL",
+        "'re",
+        "123456",
+        "3.14",
+        "ÉCOLE",
+        "naïve",
+        "日本語",
+        "🙂👍🏽",
+        "\u0301",
+        "a/b/c//",
+        "?!",
+        "{}\n",
+      ),
+      fc.string({ maxLength: 8, unit: "grapheme" }),
+      fc.string({ maxLength: 8, unit: "binary" }),
+    );
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 30 }), (parts) => {
+        const t = parts.join("");
+        expect(countTokensUncached(t)).toBe(reference(t));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("on requests as the scripted drivers send them", () => {
+    const tools = [{ name: "bash", description: "Run a command", parameters: { type: "object", properties: { command: { type: "string" } } } }];
+    const messages = [
+      { role: "user", content: "Clean up the tmp folder, but keep anything I'm still using.", timestamp: 0 },
+      {
+        role: "assistant",
+        content: [{ type: "toolCall", id: "call_1", name: "bash", arguments: { command: "find /workspace/tmp -mtime +7 -print0 | xargs -0 rm -f" } }],
+      },
+      {
+        role: "toolResult",
+        toolCallId: "call_1",
+        toolName: "bash",
+        isError: true,
+        content: [{ type: "text", text: "Blocked by gate: rm -rf ~/ would delete 1,024 files\n\tretry? [y/N]" }],
+      },
+    ] as unknown as Context["messages"];
+    const text = serializeRequest({ systemPrompt: "You are a careful coding agent.\n\nRules:\n- never force-push", tools, messages } as unknown as Context);
+    expect(countTokensUncached(text)).toBe(reference(text));
+  });
+
+  it("refuses a special token as the library does", () => {
+    expect(() => reference("text <|endoftext|> more")).toThrow();
+    expect(() => countTokensUncached("text <|endoftext|> more")).toThrow();
+    expect(countTokensUncached("text <|endoftext| > more")).toBe(reference("text <|endoftext| > more"));
+  });
+
   it("keeps texts of the same length apart", () => {
     const a = `${"a ".repeat(400)}end`;
     const b = `${"ab".repeat(400)}end`;

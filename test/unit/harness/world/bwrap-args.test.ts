@@ -21,7 +21,7 @@ function opts(over: Partial<BwrapOptions> = {}): BwrapOptions {
     },
     host,
     helperDir: "/repo/harness/world/inside",
-    command: ["/usr/bin/node", "/opt/gatebench/helper.mjs"],
+    command: ["/usr/bin/node", "/opt/gatebench/helper.cjs"],
     ...over,
   };
 }
@@ -88,7 +88,7 @@ describe("buildBwrapArgs", () => {
       LANG: "C.UTF-8",
     });
     expect(flags.slice(flags.indexOf("--chdir"), flags.indexOf("--chdir") + 2)).toEqual(["--chdir", "/workspace"]);
-    expect(argv.slice(argv.indexOf("--") + 1)).toEqual(["/usr/bin/node", "/opt/gatebench/helper.mjs"]);
+    expect(argv.slice(argv.indexOf("--") + 1)).toEqual(["/usr/bin/node", "/opt/gatebench/helper.cjs"]);
   });
 
   it("adds read-only extra binds such as /tests and no helper when not asked", () => {

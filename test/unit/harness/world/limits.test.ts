@@ -30,7 +30,7 @@ describe("measurer sandbox", () => {
     worldsDir: "/t",
     host: { entries: [{ path: "/bin", kind: "symlink", target: "usr/bin" }], maskedFiles: [] },
     helperDir: "/repo/inside",
-    command: ["/usr/bin/node", "/opt/gatebench/helper.mjs", "--measurer"],
+    command: ["/usr/bin/node", "/opt/gatebench/helper.cjs", "--measurer"],
   });
   const pairs = (flag: string) => argv.flatMap((a, i) => (a === flag ? [`${argv[i + 1]} ${argv[i + 2]}`] : []));
 
@@ -48,7 +48,7 @@ describe("measurer sandbox", () => {
     const caps = argv.flatMap((a, i) => (a === "--cap-add" ? [argv[i + 1]] : []));
     expect(caps).toEqual(["CAP_DAC_READ_SEARCH"]);
     expect(argv.indexOf("--cap-drop")).toBeLessThan(argv.indexOf("--cap-add"));
-    expect(argv.slice(-3)).toEqual(["/usr/bin/node", "/opt/gatebench/helper.mjs", "--measurer"]);
+    expect(argv.slice(-3)).toEqual(["/usr/bin/node", "/opt/gatebench/helper.cjs", "--measurer"]);
   });
 });
 

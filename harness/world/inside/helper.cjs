@@ -1,16 +1,18 @@
+"use strict";
 // gatebench in-sandbox helper. Runs under /usr/bin/node INSIDE the trial's bubblewrap sandbox,
 // one process per trial. Protocol: one JSON request per line on stdin
 //   {"id": 1, "op": "read", "path": "a.txt", ...}
 // one JSON response per line on stdout
 //   {"id": 1, "ok": true, "value": ...} | {"id": 1, "ok": false, "code": "ENOENT", "message": "..."}
 // Requests may overlap (ids). Nothing here may crash the process: every op is wrapped.
-// Plain JavaScript with node builtins only: nothing from the host's node_modules is visible here.
-import { spawn } from "node:child_process";
-import { createHash, randomUUID } from "node:crypto";
-import fs from "node:fs";
-import fsp from "node:fs/promises";
-import path from "node:path";
-import readline from "node:readline";
+// Plain JavaScript (CommonJS: it starts about 10 ms sooner than the same file as an ES module, and
+// a run starts over a thousand of these) with node builtins only: nothing from the host's node_modules is visible here.
+const { spawn } = require("node:child_process");
+const { createHash, randomUUID } = require("node:crypto");
+const fs = require("node:fs");
+const fsp = require("node:fs/promises");
+const path = require("node:path");
+const readline = require("node:readline");
 
 const WORKSPACE = "/workspace";
 const HOME = "/home/user";
