@@ -56,7 +56,7 @@ export function renderTrials(r: BenchReport): string {
 }
 
 export function renderScaling(r: BenchReport): string {
-  const t = table(["trials", "workers", "trials", "wall s", "trials/s", "median trial ms"]);
+  const t = table(["trials", "workers", "trials", "wall s", "trials/s", "median trial ms", "busy cores", "runner cores"]);
   const rows = [
     ["independent (no cache)", r.scaling.concurrency_1],
     ["independent (no cache)", r.scaling.concurrency_2],
@@ -64,7 +64,16 @@ export function renderScaling(r: BenchReport): string {
     ["shared states (cache)", r.scaling.with_cache.concurrency_2],
   ] as const;
   for (const [kind, c] of rows) {
-    t.push([kind, String(c.concurrency), String(c.trials), num(c.wall_s, 2), num(c.trials_per_s, 2), num(c.median_trial_ms, 0)]);
+    t.push([
+      kind,
+      String(c.concurrency),
+      String(c.trials),
+      num(c.wall_s, 2),
+      num(c.trials_per_s, 2),
+      num(c.median_trial_ms, 0),
+      num(c.busy_cores, 2),
+      num(c.runner_cores, 2),
+    ]);
   }
   return (
     `Scaling:\n${t.toString()}\n1 -> 2 workers, independent trials: ${formatJudged(r.targets.scaling_1_to_2)}` +

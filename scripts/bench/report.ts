@@ -29,6 +29,10 @@ export interface SubsetRunLike {
   peakRssBytes: number;
   rssEveryMs: number;
   harnessErrors: number;
+  /** CPU time the whole machine was busy during the run (every process: runner, spawner, sandboxes), ms; null where unknown. */
+  busyCpuMs: number | null;
+  /** CPU time of the runner process alone during the run, ms. */
+  runnerCpuMs: number;
 }
 
 export interface ShellAstResult {
@@ -72,6 +76,10 @@ export interface RunSummary {
   wall_s: number | null;
   trials_per_s: number | null;
   median_trial_ms: number | null;
+  /** Cores the machine kept busy on average during the run (busy CPU time over wall time). */
+  busy_cores: number | null;
+  /** Cores the runner process itself kept busy (its CPU time over wall time); near 1, its main thread is the limit. */
+  runner_cores: number | null;
 }
 
 export function summarizeRun(r: SubsetRunLike): RunSummary {
@@ -83,6 +91,8 @@ export function summarizeRun(r: SubsetRunLike): RunSummary {
     wall_s: round(r.wallMs / 1000, 2),
     trials_per_s: round(ratio(r.trials, r.wallMs / 1000), 2),
     median_trial_ms: round(durations.length ? median(durations) : null, 0),
+    busy_cores: round(ratio(r.busyCpuMs, r.wallMs), 2),
+    runner_cores: round(ratio(r.runnerCpuMs, r.wallMs), 2),
   };
 }
 

@@ -3,7 +3,7 @@
  * (runMatrix) into a throw-away output folder: what a trial costs end to end, phase by phase.
  * Scripted agents have no think time, so this is the harness's own cost.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadGateConfig } from "../../gates/config.ts";
@@ -39,6 +39,10 @@ export interface SubsetRun {
   peakRssBytes: number;
   rssEveryMs: number;
   harnessErrors: number;
+  /** CPU time the whole machine was busy during the run, ms (null where /proc/stat cannot be read). */
+  busyCpuMs: number | null;
+  /** CPU time of this process (the runner: its main thread, GC and I/O threads) during the run, ms. */
+  runnerCpuMs: number;
 }
 
 export interface SubsetOptions {
@@ -86,11 +90,15 @@ export async function runSubset(opts: SubsetOptions): Promise<SubsetRun> {
     let peakRssBytes = 0;
     const startRssBytes = process.memoryUsage.rss();
     const rss = sampleRss(rssEveryMs);
+    const busy0 = machineBusyMs();
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const records = await runMatrix(options).finally(() => {
       peakRssBytes = rss.stop();
     });
     const wallMs = performance.now() - t0;
+    const busy1 = machineBusyMs();
+    const cpu = process.cpuUsage(cpu0);
     return {
       concurrency: opts.concurrency,
       cache: opts.cache ?? null,
@@ -103,9 +111,32 @@ export async function runSubset(opts: SubsetOptions): Promise<SubsetRun> {
       peakRssBytes,
       rssEveryMs,
       harnessErrors: records.filter((r) => r.outcome === "harness_error").length,
+      busyCpuMs: busy0 === null || busy1 === null ? null : busy1 - busy0,
+      runnerCpuMs: (cpu.user + cpu.system) / 1000,
     };
   } finally {
     releaseDirLock(dir);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Milliseconds every CPU of the machine has spent busy since boot (user, nice, system, irq,
+ * softirq and steal time of /proc/stat's first line), or null where there is no /proc/stat. The
+ * sandboxes, the spawner and the measurer run as other processes than the runner: only the
+ * machine's own count sees them all.
+ */
+export function machineBusyMs(read: () => string = () => readFileSync("/proc/stat", "utf-8")): number | null {
+  let line: string | undefined;
+  try {
+    line = read().split("\n", 1)[0];
+  } catch {
+    return null;
+  }
+  const f = (line ?? "").trim().split(/\s+/);
+  if (f[0] !== "cpu" || f.length < 9) return null;
+  // cpu user nice system idle iowait irq softirq steal ...: all but idle and iowait are busy
+  const busy = [1, 2, 3, 6, 7, 8].map((i) => Number(f[i])).reduce((a, b) => a + b, 0);
+  const hz = 100; // USER_HZ, the unit of /proc/stat on Linux
+  return Number.isFinite(busy) ? (busy * 1000) / hz : null;
 }

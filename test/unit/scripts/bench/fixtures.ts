@@ -15,6 +15,8 @@ export function run(over: Partial<SubsetRunLike> = {}): SubsetRunLike {
     peakRssBytes: 300 * MB,
     rssEveryMs: 50,
     harnessErrors: 0,
+    busyCpuMs: 3000,
+    runnerCpuMs: 1400,
     ...over,
   };
 }

@@ -4,12 +4,26 @@ import { MB, measurements, run } from "./fixtures.ts";
 
 describe("summarizeRun", () => {
   it("gives trials/s over the wall time and the median trial duration", () => {
-    expect(summarizeRun(run())).toEqual({ concurrency: 1, trials: 4, harness_errors: 0, wall_s: 2, trials_per_s: 2, median_trial_ms: 600 });
+    expect(summarizeRun(run())).toEqual({
+      concurrency: 1,
+      trials: 4,
+      harness_errors: 0,
+      wall_s: 2,
+      trials_per_s: 2,
+      median_trial_ms: 600,
+      busy_cores: 1.5,
+      runner_cores: 0.7,
+    });
+  });
+  it("gives the cores the machine kept busy, null where the machine's CPU time is unknown", () => {
+    expect(summarizeRun(run({ busyCpuMs: 3900, wallMs: 2000 })).busy_cores).toBe(1.95);
+    expect(summarizeRun(run({ busyCpuMs: null })).busy_cores).toBeNull();
   });
   it("has nulls, not NaN, for a run without trials", () => {
     const s = summarizeRun(run({ trials: 0, records: [], wallMs: 0 }));
     expect(s.trials_per_s).toBeNull();
     expect(s.median_trial_ms).toBeNull();
+    expect(s.busy_cores).toBeNull();
   });
 });
 
