@@ -18,10 +18,12 @@
 //                    {"id":1,"ev":"exit","code":0,"signal":null}
 // Streams not named are /dev/null. Children run detached (their own process group, which the
 // runner kills) with an empty environment (bwrap sets the sandbox's own). When the runner goes
-// away (stdin ends), this process exits and bwrap's --die-with-parent ends every sandbox.
+// away (stdin ends), this process removes its socket and exits, and bwrap's --die-with-parent ends every sandbox.
 // Plain JavaScript with node builtins only.
 const { spawn } = require("node:child_process");
+const fs = require("node:fs");
 const net = require("node:net");
+const path = require("node:path");
 const readline = require("node:readline");
 
 const socketPath = process.argv[2];
@@ -97,8 +99,19 @@ const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: false }, 
 });
 
 server.listen(socketPath, () => send({ ev: "ready" }));
+/** The socket and its folder (made for this spawner alone) go with it, whoever ends first. */
+function cleanUp() {
+  try {
+    fs.unlinkSync(socketPath);
+  } catch {}
+  try {
+    fs.rmdirSync(path.dirname(socketPath));
+  } catch {}
+}
+
 server.on("error", (err) => {
   process.stderr.write(`spawner: ${err.message}\n`);
+  cleanUp();
   process.exit(1);
 });
 
@@ -114,4 +127,7 @@ lines.on("line", (line) => {
   entry(r.id).request = r;
   maybeStart(r.id);
 });
-lines.on("close", () => process.exit(0));
+lines.on("close", () => {
+  cleanUp();
+  process.exit(0);
+});

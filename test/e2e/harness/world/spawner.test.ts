@@ -5,8 +5,11 @@
  * an empty environment as the user asked for, and when the spawner dies its processes settle and
  * the next spawn starts a new one.
  */
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { spawnDetached, spawnerPid, type SpawnedProcess } from "../../../../harness/world/spawner.ts";
 
@@ -139,5 +142,31 @@ describe("spawnDetached", () => {
     expect(spawnerPid()).not.toBe(first);
     // the orphan's own kill still reaches it by its group
     p.kill();
+  });
+
+  it("ends with the runner that started it, even one killed outright, and leaves no socket behind", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), "gb-spawner-owner-"));
+    try {
+      const spawner = fileURLToPath(new URL("../../../../harness/world/spawner.ts", import.meta.url));
+      // The runner dies by SIGKILL: none of its own exit handlers run, only the spawner can clean up.
+      const code = `import { writeSync } from "node:fs";
+import { spawnDetached, spawnerPid } from ${JSON.stringify(spawner)};
+const p = spawnDetached("/bin/true", [], { stdin: false });
+const o = await p.outcome;
+writeSync(1, JSON.stringify({ o, spawner: spawnerPid() }) + "\\n");
+process.kill(process.pid, "SIGKILL");`;
+      const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
+        env: { ...process.env, TMPDIR: tmp },
+        encoding: "utf-8",
+      });
+      expect(r.signal).toBe("SIGKILL");
+      const { o, spawner: pid } = JSON.parse(r.stdout.trim().split("\n").pop()!) as { o: unknown; spawner: number };
+      expect(o).toEqual({ exitCode: 0 });
+      for (let i = 0; i < 100 && alive(pid); i++) await new Promise((res) => setTimeout(res, 20));
+      expect(alive(pid)).toBe(false);
+      expect(readdirSync(tmp).filter((f) => f.startsWith("gatebench-spawner-"))).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
