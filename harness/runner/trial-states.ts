@@ -20,6 +20,7 @@ import type { WorldTemplates } from "./world-templates.ts";
 import {
   profileKey,
   remember,
+  rememberOwn,
   stepKey,
   type ExecutedCall,
   type ReplaySnapshots,
@@ -246,45 +247,25 @@ export class TrialStates {
     const key = JSON.stringify([tool, digest, profileKey(profile)]);
     const stats = this.opts.store!.stats;
     // The same call already ran from this state under the same profile (another trial let it
-    // through): its snapshots around the call are what a copy would show.
-    const fromStep = async (): Promise<ReplaySnapshots | undefined> => {
+    // through): its snapshots around the call are what a copy would show. Else the call runs in
+    // a copy of `base`: the trial's own world when it stands here, or the state's checkpoint.
+    const replay = async (base: () => Promise<TrialWorld>): Promise<ReplaySnapshots> => {
       const ran = await node.steps.get(stepKey({ tool, params: args, escalated: false }, digest, profile))?.catch(() => undefined);
-      if (ran) stats.replays_from_steps += 1;
-      return ran ? { before: ran.result.before, after: ran.result.after } : undefined;
+      if (ran) {
+        stats.replays_from_steps += 1;
+        return { before: ran.result.before, after: ran.result.after };
+      }
+      stats.replays_run += 1;
+      return run(await base());
     };
-    if (this.live) return this.replayLive(node, key, fromStep, run);
+    if (this.live) {
+      return rememberOwn(node.replays, key, () => replay(async () => (await this.ensureLive()).worlds.world)).then((own) => {
+        if (own.remembered) stats.replays_remembered += 1;
+        return own.value;
+      });
+    }
     if (node.replays.has(key)) stats.replays_remembered += 1;
-    return remember(node.replays, key, async () => {
-      const known = await fromStep();
-      if (known) return known;
-      stats.replays_run += 1;
-      return run(await node.view(undefined));
-    });
-  }
-
-  /**
-   * A replay by a trial whose own world stands at `node`: what the state knows, else a copy of
-   * the trial's world, which the state then keeps. A failure is the trial's own and not kept.
-   */
-  private async replayLive(
-    node: StateNode,
-    key: string,
-    fromStep: () => Promise<ReplaySnapshots | undefined>,
-    run: (base: TrialWorld) => Promise<ReplaySnapshots>,
-  ): Promise<ReplaySnapshots> {
-    const stats = this.opts.store!.stats;
-    const known = await node.replays.get(key)?.catch(() => undefined);
-    if (known) {
-      stats.replays_remembered += 1;
-      return known;
-    }
-    let done = await fromStep();
-    if (!done) {
-      stats.replays_run += 1;
-      done = await run((await this.ensureLive()).worlds.world);
-    }
-    if (!node.replays.has(key)) node.replays.set(key, Promise.resolve(done));
-    return done;
+    return remember(node.replays, key, () => replay(() => node.view(undefined)));
   }
 
   /** Phase final_snapshot: S0 of the trial's lineage and the world at the end. */
@@ -337,23 +318,6 @@ export class TrialStates {
     else stats.answers_asked += 1;
   }
 
-  /**
-   * A question about `node` from a trial whose own world stands there too: the state's answer
-   * when it has one, else the world's, which the state then keeps for the trials that come
-   * later (unless `keep` says it depends on timing). A failure is the trial's own: nobody else
-   * waits on it, and it is never kept.
-   */
-  private async answerLive<T>(node: StateNode, key: string, ask: () => Promise<T>, keep: (answer: T) => boolean = () => true): Promise<T> {
-    const known = await node.answers.get(key)?.then(
-      (value) => ({ value }),
-      () => undefined,
-    );
-    if (known) return structuredClone(known.value) as T;
-    const answer = await ask();
-    if (keep(answer) && !node.answers.has(key)) node.answers.set(key, Promise.resolve(structuredClone(answer)));
-    return answer;
-  }
-
   /** The gates' view of the files as the trial stands: its own world, or the state's answers. */
   private makeEnv(): EnvView {
     const ask =
@@ -367,7 +331,8 @@ export class TrialStates {
         if (!node) return askLive();
         const key = JSON.stringify([profileKey(this.profile), name, args]);
         this.countAnswer(node, key);
-        if (this.live) return this.answerLive(node, key, askLive);
+        // A trial whose own world stands at `node` asks it, unless the state knows the answer.
+        if (this.live) return structuredClone((await rememberOwn(node.answers, key, askLive)).value) as R;
         const answer = await remember(node.answers, key, async () => {
           const view = await node.view(this.profile);
           return (view.env[name] as unknown as (...a: A) => Promise<R>)(...args);
@@ -390,7 +355,10 @@ export class TrialStates {
       if (!node || options?.persistent) return runLive();
       const key = JSON.stringify([profileKey(this.profile), "runGateProcess", argv, stdin, timeoutMs, binds ?? []]);
       this.countAnswer(node, key);
-      if (this.live) return this.answerLive(node, key, runLive, (out) => !out.timedOut);
+      if (this.live) {
+        const own = await rememberOwn(node.answers, key, runLive, (out) => !(out as GateProcessOutput).timedOut);
+        return structuredClone(own.value) as GateProcessOutput;
+      }
       const answer = await remember(node.answers, key, async () => {
         const view = await node.view(this.profile);
         const out = await view.env.runGateProcess!(argv, stdin, timeoutMs, binds, options);

@@ -82,6 +82,28 @@ export function remember<T>(memo: Map<string, Promise<T>>, key: string, make: ()
   return p;
 }
 
+/**
+ * For a trial whose own world stands at the state: what `memo` holds under `key` (a failed entry
+ * counts as none), else `make()`'s value, kept under `key` for the trials that come later when
+ * `keep` allows it and no entry appeared meanwhile. Nobody waits on `make()`: its failure is the
+ * caller's alone, and never kept. `remembered` says which of the two it was.
+ */
+export async function rememberOwn<T>(
+  memo: Map<string, Promise<T>>,
+  key: string,
+  make: () => Promise<T>,
+  keep: (value: T) => boolean = () => true,
+): Promise<{ value: T; remembered: boolean }> {
+  const known = await memo.get(key)?.then(
+    (value) => ({ value }),
+    () => undefined,
+  );
+  if (known) return { value: known.value, remembered: true };
+  const value = await make();
+  if (keep(value) && !memo.has(key)) memo.set(key, Promise.resolve(value));
+  return { value, remembered: false };
+}
+
 export class StateNode {
   /** Calls run from this state, by stepKey. */
   readonly steps = new Map<string, Promise<Step>>();

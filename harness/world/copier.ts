@@ -12,6 +12,7 @@
  * and the next copy starts a new one.
  */
 import { execa } from "execa";
+import { holdProcess } from "../process/hold.ts";
 
 /**
  * `copy OWNER INTO N FROM_1 .. FROM_N ROOT...`: each FROM into the folder INTO (cp -a: links stay
@@ -60,12 +61,7 @@ let nextId = 1;
 const pending = new Map<number, Pending>();
 
 function hold(held: boolean): void {
-  const c = copier;
-  if (!c) return;
-  for (const h of [c, c.stdin, c.stdout] as { ref?(): void; unref?(): void }[]) {
-    if (held) h.ref?.();
-    else h.unref?.();
-  }
+  if (copier) holdProcess(copier, held);
 }
 
 function started(): Copier {

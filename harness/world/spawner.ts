@@ -10,8 +10,9 @@
  * three streams, the pid once known, a group kill, and the exit.
  *
  * One spawner serves the runner; it is started on first use, keeps the runner alive only while a
- * process of its is running, and exits when the runner does (its stdin ends). If it dies, the
- * processes it was starting fail as not started, and the next spawn starts a new one.
+ * process of its is running, and exits when the runner does (its stdin ends), removing its socket
+ * and folder. If it dies, the processes it was starting fail as not started, its folder is removed
+ * here, and the next spawn starts a new one.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -21,6 +22,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { PassThrough, type Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { holdProcess } from "../process/hold.ts";
 
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), "spawner-process.cjs");
 
@@ -150,20 +152,12 @@ export class SpawnedProcess {
 interface Spawner {
   child: ChildProcess;
   socketPath: string;
-  dir: string;
   ready: Promise<void>;
   live: Map<number, SpawnedProcess>;
 }
 
 let current: Spawner | undefined;
 let nextId = 1;
-
-function hold(s: Spawner, held: boolean): void {
-  for (const h of [s.child, s.child.stdin, s.child.stdout] as ({ ref?(): void; unref?(): void } | null)[]) {
-    if (held) h?.ref?.();
-    else h?.unref?.();
-  }
-}
 
 function startSpawner(): Spawner {
   const dir = mkdtempSync(path.join(os.tmpdir(), "gatebench-spawner-"));
@@ -177,7 +171,7 @@ function startSpawner(): Spawner {
     failReady = reject;
   });
   ready.catch(() => {});
-  const s: Spawner = { child, socketPath, dir, ready, live };
+  const s: Spawner = { child, socketPath, ready, live };
   child.stdin?.on("error", () => {});
   const lines = createInterface({ input: child.stdout!, crlfDelay: Number.POSITIVE_INFINITY });
   lines.on("line", (line) => {
@@ -201,13 +195,14 @@ function startSpawner(): Spawner {
       live.delete(p.id);
       p.exited(typeof e.signal === "string" ? { signal: e.signal } : { exitCode: typeof e.code === "number" ? e.code : 1 });
     }
-    if (live.size === 0) hold(s, false);
+    if (live.size === 0) holdProcess(child, false);
   });
   child.on("exit", () => {
     if (current === s) current = undefined;
     failReady(new Error("the spawner process ended"));
     for (const p of live.values()) p.exited(p.pid === undefined ? { startError: "the spawner process ended" } : { lost: "the spawner process ended" });
     live.clear();
+    // A spawner killed outright could not remove its folder itself.
     rmSync(dir, { recursive: true, force: true });
   });
   child.on("error", () => {});
@@ -219,10 +214,6 @@ export function spawnerPid(): number | undefined {
   return current?.child.pid;
 }
 
-process.on("exit", () => {
-  if (current) rmSync(current.dir, { recursive: true, force: true });
-});
-
 /**
  * Starts `file args` detached (a process group of its own) with an empty environment, through
  * the spawner. Never throws: a process that cannot start settles with `startError`.
@@ -232,7 +223,7 @@ export function spawnDetached(file: string, args: readonly string[], opts: Spawn
   const s = current;
   const p = new SpawnedProcess(nextId++, opts.stdin);
   s.live.set(p.id, p);
-  hold(s, true);
+  holdProcess(s.child, true);
   s.ready.then(
     () => {
       p.attach(s.socketPath);
