@@ -31,7 +31,8 @@ export class HelperProcess {
         if (r.startError !== undefined) this.stderrTail += `could not start bwrap: ${r.startError}`;
         if (r.lost !== undefined) this.stderrTail += r.lost;
         this.exited = true;
-        this.failAll("helper_died", `sandbox helper exited${this.stderrTail ? `: ${this.stderrTail.trim().slice(-500)}` : ""}`);
+        const how = r.signal !== undefined ? ` (signal ${r.signal})` : r.exitCode !== undefined ? ` (exit code ${r.exitCode})` : "";
+        this.failAll("helper_died", `sandbox helper exited${how}${this.stderrTail ? `: ${this.stderrTail.trim().slice(-500)}` : ""}`);
         resolve();
       });
     });

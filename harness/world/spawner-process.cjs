@@ -17,7 +17,7 @@
 //   stdout -> runner {"id":1,"ev":"spawn","pid":123} | {"id":1,"ev":"error","code":"ENOENT","message":"..."}
 //                    {"id":1,"ev":"exit","code":0,"signal":null}
 // Streams not named are /dev/null. Children run detached (their own process group, which the
-// runner kills) with an empty environment (bwrap sets the sandbox's own). When the runner goes
+// runner kills, and which this process ends when it reaps the leader) with an empty environment (bwrap sets the sandbox's own). When the runner goes
 // away (stdin ends), this process removes its socket and exits, and bwrap's --die-with-parent ends every sandbox.
 // Plain JavaScript with node builtins only.
 const { spawn } = require("node:child_process");
@@ -70,7 +70,14 @@ function maybeStart(id) {
   for (const s of e.streams.values()) s.destroy();
   // A child that could not start (ENOENT, EACCES) has no pid and reports "error" instead.
   child.on("error", (err) => send({ id, ev: "error", code: err.code ?? "EIO", message: String(err.message ?? err) }));
-  child.on("exit", (code, signal) => send({ id, ev: "exit", code, signal }));
+  child.on("exit", (code, signal) => {
+    // The group ends with its leader, while its pid cannot yet be another's: what the leader
+    // left running dies now, and the runner never has to signal a pid that may since be reused.
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {}
+    send({ id, ev: "exit", code, signal });
+  });
   if (child.pid !== undefined) send({ id, ev: "spawn", pid: child.pid });
 }
 

@@ -122,19 +122,26 @@ export class SpawnedProcess {
   }
 
   exited(o: SpawnOutcome): void {
+    // A process the spawner lost may still run (it was alive a moment ago, so its pid is still
+    // its own): its group is ended now, as bwrap's --die-with-parent ends a sandbox.
+    if (o.lost !== undefined && this.exit === undefined) this.killGroup();
     this.exit ??= o;
     if (o.startError !== undefined || o.lost !== undefined) for (const s of [this.stdinSocket, this.stdout, this.stderr]) s?.destroy();
     this.maybeSettle();
   }
 
-  /** SIGKILL to the child's process group (now, or as soon as it has a pid). */
+  /**
+   * SIGKILL to the child's process group (now, or as soon as it has a pid). Once its end is
+   * known this does nothing: the spawner ended the group when it reaped the leader, and the pid
+   * may since belong to another process group (pids wrap at pid_max, 32768 on many hosts).
+   */
   kill(): void {
     this.killed = true;
     this.killGroup();
   }
 
   private killGroup(): void {
-    if (this.pid === undefined) return;
+    if (this.pid === undefined || this.exit !== undefined) return;
     try {
       process.kill(-this.pid, "SIGKILL");
     } catch {

@@ -2,10 +2,10 @@
  * Host processes started through the spawner (harness/world/spawner.ts): streams reach the
  * runner whole and apart, exits and signals are reported after the output, a process that cannot
  * start says why, kill() ends the whole group (even before the pid is known), children run with
- * an empty environment as the user asked for, and when the spawner dies its processes settle and
- * the next spawn starts a new one.
+ * an empty environment as the user asked for, a group ends with its leader and is never signalled
+ * after, and when the spawner dies its processes end and settle and the next spawn starts a new one.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -140,8 +140,33 @@ describe("spawnDetached", () => {
     expect(await q.outcome).toEqual({ exitCode: 0 });
     expect(s.out()).toBe("again\n");
     expect(spawnerPid()).not.toBe(first);
-    // the orphan's own kill still reaches it by its group
-    p.kill();
+    // the orphan was ended with its spawner, as bwrap's --die-with-parent ends a sandbox
+    await new Promise((r) => setTimeout(r, 100));
+    expect(alive(p.pid!)).toBe(false);
+  });
+
+  it("ends the group with its leader: what the leader left running dies when it exits", async () => {
+    const p = spawnDetached("/bin/sh", ["-c", "sleep 300 >/dev/null 2>&1 & echo $!"], { stdin: false });
+    const s = collect(p);
+    expect(await p.outcome).toEqual({ exitCode: 0 });
+    const sleeper = Number(s.out().trim());
+    await new Promise((r) => setTimeout(r, 100));
+    expect(alive(sleeper)).toBe(false);
+  });
+
+  it("never signals a pid once its process has ended (the pid may belong to another group by then)", async () => {
+    const p = spawnDetached("/bin/true", [], { stdin: false });
+    expect(await p.outcome).toEqual({ exitCode: 0 });
+    // Another process group now holds the number, as a reused pid would.
+    const other = spawn("/bin/sleep", ["300"], { detached: true, stdio: "ignore" });
+    try {
+      p.pid = other.pid!;
+      p.kill();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(alive(other.pid!)).toBe(true);
+    } finally {
+      other.kill("SIGKILL");
+    }
   });
 
   it("ends with the runner that started it, even one killed outright, and leaves no socket behind", async () => {

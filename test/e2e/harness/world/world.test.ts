@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { cloneWorld, createWorld, WorldError, type TrialWorld } from "../../../../harness/world/world.ts";
+import { checkpointWorld, cloneWorld, createWorld, discardCheckpoint, openView, WorldError, type TrialWorld } from "../../../../harness/world/world.ts";
 
 let parentDir: string;
 let hostDir: string; // host canaries, outside every trial dir
@@ -153,6 +153,27 @@ describe("hidden tests", () => {
     expect(passing.stdout).toContain("/workspace");
     // Still invisible to the agent afterwards.
     expect(await w.env.lstat("/tests")).toBeNull();
+  });
+
+  it("leave a view's helper running: a question another trial asks of the same state meanwhile is answered", async () => {
+    const testsDir = path.join(hostDir, "tests-view");
+    fs.mkdirSync(testsDir);
+    fs.writeFileSync(path.join(testsDir, "test.sh"), "test -d /workspace/many\n");
+    const w = await world();
+    await w.exec("mkdir many && cd many && seq 1 300 | xargs touch");
+    const checkpoint = await checkpointWorld(w);
+    const view = await openView(checkpoint, { parentDir });
+    try {
+      expect(await view.env.lstat("/workspace/many")).not.toBeNull(); // its helper runs
+      // A long question in flight while the hidden test of the same state starts.
+      const listing = view.env.readdir("/workspace/many");
+      const test = await view.runHiddenTest(testsDir);
+      expect(test.exitCode, test.stderr).toBe(0);
+      expect((await listing)?.length).toBe(300);
+    } finally {
+      await view.close();
+      await discardCheckpoint(checkpoint);
+    }
   });
 });
 
