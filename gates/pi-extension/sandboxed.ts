@@ -19,10 +19,13 @@ import type { ConfirmRequest, Decision, EnvView, GateContext, GateProcessOutput,
 import type { CallVerdict } from "./evaluate.ts";
 import { verdictToDecision } from "./evaluate.ts";
 import { recordViolation, type IntegrityViolation, type PiExtensionGate } from "./gate.ts";
+import { SERVING_MODULE, servingBundleDir } from "./sandbox/bundle.ts";
 
-/** The repository's gates/pi-extension, bound read-only into the sandbox (the serving code). */
+/** The repository's gates/pi-extension, bound read-only into the sandbox (the process's main module). */
 const SERVING_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const SANDBOX_SERVING_DIR = "/opt/gatebench/hooks/pi-extension";
+/** The compiled worker module (sandbox/bundle.ts), bound read-only beside it. */
+export const SANDBOX_WORKER_DIR = "/opt/gatebench/hooks/pi-extension-worker";
 /** The host directory with the copied extension files and the socket. */
 export const SANDBOX_PROJECT_DIR = "/opt/gatebench/hooks/project";
 const SOCKET_NAME = "gate.sock";
@@ -134,8 +137,15 @@ export function createSandboxedExtensionsGate(
     }
   };
 
-  const start = (): Promise<string[]> =>
-    new Promise<string[]>((resolve) => {
+  const start = async (): Promise<string[]> => {
+    let workerDir: string;
+    try {
+      workerDir = await servingBundleDir();
+    } catch (e) {
+      kill((e as Error).message);
+      return files.map((f) => `${f.name}: not loaded: ${dead}`);
+    }
+    return new Promise<string[]>((resolve) => {
       if (!env.runGateProcess) {
         removeHostDir();
         dead = "no sandbox to run project extensions in";
@@ -193,9 +203,16 @@ export function createSandboxedExtensionsGate(
       server.listen(socketPath, () => {
         // The sandbox may run as another user: it must reach the socket and read the copies.
         chmodSync(socketPath, 0o666);
-        const argv = ["/usr/bin/node", `${SANDBOX_SERVING_DIR}/sandbox/main.mjs`, `${SANDBOX_PROJECT_DIR}/${SOCKET_NAME}`, JSON.stringify(files)];
+        const argv = [
+          "/usr/bin/node",
+          `${SANDBOX_SERVING_DIR}/sandbox/main.mjs`,
+          `${SANDBOX_PROJECT_DIR}/${SOCKET_NAME}`,
+          JSON.stringify(files),
+          `${SANDBOX_WORKER_DIR}/${SERVING_MODULE}`,
+        ];
         const binds = [
           { hostPath: SERVING_DIR, sandboxPath: SANDBOX_SERVING_DIR },
+          { hostPath: workerDir, sandboxPath: SANDBOX_WORKER_DIR },
           { hostPath: hostDir, sandboxPath: SANDBOX_PROJECT_DIR },
         ];
         env.runGateProcess!(argv, "", PROCESS_LIFETIME_MS, binds, { persistent: true }).then(
@@ -209,6 +226,7 @@ export function createSandboxedExtensionsGate(
         );
       });
     });
+  };
 
   const load = () => (loading ??= start());
 

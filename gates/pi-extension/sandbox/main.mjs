@@ -1,14 +1,15 @@
 // The process that hosts untrusted (project) extensions. It runs inside a gate sandbox: the
 // world read-only, no network, a clear environment, the repository's node_modules read-only
 // at /opt/gatebench/node_modules. This main thread only relays JSON lines between the harness
-// (a Unix socket) and a worker thread that loads and runs the extensions (worker.mjs), so an
+// (a Unix socket) and a worker thread that loads and runs the extensions (serve.ts, compiled by
+// the harness into one module: sandbox/bundle.ts; its path is the third argument), so an
 // extension that busy-loops cannot stop it from exiting: the process ends as soon as the
 // harness closes the socket, or when the world it was started on is removed.
 import { statSync } from "node:fs";
 import net from "node:net";
 import { Worker } from "node:worker_threads";
 
-const [socketPath, filesJson] = process.argv.slice(2);
+const [socketPath, filesJson, workerModule] = process.argv.slice(2);
 const files = JSON.parse(filesJson ?? "[]");
 const sock = net.connect(socketPath);
 let worker;
@@ -32,7 +33,7 @@ function end(code) {
 }
 
 sock.on("connect", () => {
-  worker = new Worker(new URL("./worker.mjs", import.meta.url), { workerData: { files } });
+  worker = new Worker(workerModule, { workerData: { files } });
   worker.on("message", (m) => send(m));
   worker.on("error", (e) => {
     send({ t: "fatal", message: `extension worker failed: ${e?.message ?? e}` });

@@ -1,5 +1,5 @@
 /**
- * Runs in the extension worker thread (inside the gate sandbox): loads the extensions with Pi's
+ * Runs in the extension worker thread (inside the gate sandbox; compiled by bundle.ts): loads the extensions with Pi's
  * loader semantics (load-extension.ts) and answers each tool call with evaluate.ts, the same
  * code the in-process gate uses. `ctx.ui` questions go to the harness as `ask` messages and wait
  * for its `answer`.
