@@ -50,9 +50,13 @@ async function main(): Promise<void> {
   const floor = summarizeFloor(floorSamples);
   step("trial subset at 2 workers");
   const c2 = await runSubset({ tasks: plan.subsetTasks, concurrency: 2 });
-  step("trial subset at 1 and 2 workers without the runner's cache");
-  const u1 = await runSubset({ tasks: plan.subsetTasks, concurrency: 1, cache: false });
-  const uncached = await runSubset({ tasks: plan.subsetTasks, concurrency: 2, cache: false });
+  const uncached = [];
+  for (let i = 1; i <= plan.scalingRounds; i++) {
+    step(`trial subset at 1 and 2 workers without the runner's cache (pair ${i} of ${plan.scalingRounds})`);
+    const u1 = await runSubset({ tasks: plan.subsetTasks, concurrency: 1, cache: false });
+    const u2 = await runSubset({ tasks: plan.subsetTasks, concurrency: 2, cache: false });
+    uncached.push({ u1, u2 });
+  }
 
   const worldDir = worldSizeParentDir();
   const sizes = [];
@@ -90,9 +94,8 @@ async function main(): Promise<void> {
     worldCosts,
     c1,
     c2,
-    u1,
-    u2: uncached,
-    cache: compareCacheRuns(c2.records, uncached.records),
+    uncached,
+    cache: compareCacheRuns(c2.records, uncached[0]!.u2.records),
     worldSize: { worldDir: dirname(worldDir), sizes },
     gates,
     shellAst,

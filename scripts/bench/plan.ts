@@ -13,6 +13,12 @@ export interface BenchPlan {
   worldCostSamples: number;
   /** Tasks of the trial subset (see subset.ts). */
   subsetTasks: readonly string[];
+  /**
+   * Pairs of runs (1 worker, then 2) of the subset without the runner's cache; the scaling
+   * target is judged on the median pair's ratio. On a shared machine one pair's ratio wanders
+   * (1.35x to 1.87x in six pairs of the same code), so one pair is not a measurement.
+   */
+  scalingRounds: number;
   /** World sizes of the snapshot series, in files, each with its number of per-call samples. */
   worldSizes: readonly { files: number; samples: number }[];
   /** tinybench time per in-process gate configuration, ms. */
@@ -47,6 +53,7 @@ export function benchPlan(argv: readonly string[]): BenchPlan | "help" {
       floorSamples: 5,
       worldCostSamples: 5,
       subsetTasks: ["t7_cleanup_tmp"],
+      scalingRounds: 1,
       worldSizes: [
         { files: 100, samples: 3 },
         { files: 10_000, samples: 2 },
@@ -64,6 +71,7 @@ export function benchPlan(argv: readonly string[]): BenchPlan | "help" {
     floorSamples: 15,
     worldCostSamples: 15,
     subsetTasks: SUBSET_TASKS,
+    scalingRounds: 3,
     worldSizes: [
       { files: 100, samples: 9 },
       { files: 10_000, samples: 5 },

@@ -77,6 +77,9 @@ export function renderScaling(r: BenchReport): string {
   }
   return (
     `Scaling:\n${t.toString()}\n1 -> 2 workers, independent trials: ${formatJudged(r.targets.scaling_1_to_2)}` +
+    (r.scaling.pair_ratios.length > 1
+      ? ` (the median of ${r.scaling.pair_ratios.length} pairs of runs: ${r.scaling.pair_ratios.map((x) => num(x, 2)).join(", ")}; the table shows that pair)`
+      : "") +
     `\n1 -> 2 workers with shared states: ${num(r.scaling.with_cache.ratio, 2)}x (trials wait for a state another is making: not a measure of the runner)`
   );
 }

@@ -32,8 +32,7 @@ export function measurements(over: Partial<Measurements> = {}): Measurements {
     worldCosts: { samples: 3, startMs: 80, firstSnapshotMs: 60, execTrueMs: 9, readMs: 1.5, oneShotMs: 25 },
     c1: run(),
     c2: run({ concurrency: 2, wallMs: 1000 }),
-    u1: run({ wallMs: 4000 }),
-    u2: run({ concurrency: 2, wallMs: 2500 }),
+    uncached: [{ u1: run({ wallMs: 4000 }), u2: run({ concurrency: 2, wallMs: 2500 }) }],
     cache: { trials: 4, equal: true, differences: [], difference_count: 0 },
     worldSize: {
       worldDir: "/dev/shm",

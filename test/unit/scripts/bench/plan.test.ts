@@ -10,6 +10,8 @@ describe("benchPlan", () => {
     expect(p.worldSizes.map((s) => s.files)).toEqual([100, 10_000, 100_000]);
     expect(p.subsetTasks.length).toBeGreaterThanOrEqual(2);
     expect(p.corpus).toBe(true);
+    // scaling is judged on the median of an odd number of pairs of runs
+    expect(p.scalingRounds).toBe(3);
   });
   it("--quick takes fewer samples of everything", () => {
     const full = benchPlan([]);
@@ -21,6 +23,7 @@ describe("benchPlan", () => {
     expect(quick.subsetTasks.length).toBeLessThan(full.subsetTasks.length);
     expect(Math.max(...quick.worldSizes.map((s) => s.files))).toBeLessThan(100_000);
     expect(quick.gateTimeMs).toBeLessThan(full.gateTimeMs);
+    expect(quick.scalingRounds).toBe(1);
   });
   it("answers --help and refuses what it does not know", () => {
     expect(benchPlan(["--help"])).toBe("help");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { renderCache, renderReport, renderTargets, renderTrials } from "../../../../scripts/bench/render.ts";
+import { renderCache, renderReport, renderScaling, renderTargets, renderTrials } from "../../../../scripts/bench/render.ts";
 import { buildReport } from "../../../../scripts/bench/report.ts";
-import { measurements } from "./fixtures.ts";
+import { measurements, run } from "./fixtures.ts";
 
 describe("render", () => {
   it("shows every phase as – and says why when the runner logs no phases", () => {
@@ -17,6 +17,15 @@ describe("render", () => {
     const text = renderTrials(r);
     expect(text).toMatch(/prepare_world\s*│ 123/);
     expect(text).not.toMatch(/no `phases` event/);
+  });
+
+  it("says which pair of scaling runs was judged when there are several", () => {
+    const pair = (wall2: number) => ({ u1: run({ wallMs: 4000 }), u2: run({ concurrency: 2, wallMs: wall2 }) });
+    expect(renderScaling(buildReport(measurements()))).not.toContain("pairs of runs");
+    const text = renderScaling(buildReport(measurements({ uncached: [pair(2500), pair(2000), pair(3200)] })));
+    expect(text).toContain(
+      "1 -> 2 workers, independent trials: 1.60x (target ≥ 1.7x) MISS (the median of 3 pairs of runs: 1.60, 2.00, 1.25; the table shows that pair)",
+    );
   });
 
   it("says yes or no for the cache, with the differences", () => {

@@ -100,6 +100,21 @@ describe("buildReport", () => {
     expect(r.scaling.with_cache.ratio).toBe(2);
   });
 
+  it("judges scaling on the median pair of runs, shows that pair, and lists every pair's ratio", () => {
+    const pair = (wall2: number) => ({ u1: run({ wallMs: 4000 }), u2: run({ concurrency: 2, wallMs: wall2 }) });
+    // 1 trial/s at 1 worker; 1.6, 2 and 1.25 trials/s at 2
+    const r = buildReport(measurements({ uncached: [pair(2500), pair(2000), pair(3200)] }));
+    expect(r.targets.scaling_1_to_2).toMatchObject({ value: 1.6, status: "MISS" });
+    expect(r.scaling.ratio).toBe(1.6);
+    expect(r.scaling.concurrency_2.wall_s).toBe(2.5);
+    expect(r.scaling.pair_ratios).toEqual([1.6, 2, 1.25]);
+    // an even number of pairs: the lower of the two middle ones
+    const even = buildReport(measurements({ uncached: [pair(2000), pair(2500), pair(1000), pair(3200)] }));
+    expect(even.scaling.ratio).toBe(1.6);
+    expect(even.scaling.pair_ratios).toEqual([2, 1.6, 4, 1.25]);
+    expect(() => buildReport(measurements({ uncached: [] }))).toThrow(/at least one pair/);
+  });
+
   it("judges each in-process gate against its class", () => {
     const rows = buildReport(measurements()).gates.in_process;
     expect(rows.map((g) => [g.gate, g.status])).toEqual([
