@@ -20,6 +20,8 @@ export class HelperProcess {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private exited = false;
+  /** Whether this helper was asked to run a command (`exec`): something of it may still run. */
+  private commandSent = false;
   private stderrTail = "";
   /** Set by killWhenIdle: killed once nothing is pending. */
   private killIdle = false;
@@ -76,6 +78,10 @@ export class HelperProcess {
     return !this.exited;
   }
 
+  get ranCommands(): boolean {
+    return this.commandSent;
+  }
+
   get pid(): number | undefined {
     return this.child.pid;
   }
@@ -84,6 +90,7 @@ export class HelperProcess {
   call(op: string, args: Record<string, unknown>, timeoutMs: number): Promise<HelperResponse> {
     if (this.exited) return Promise.resolve({ ok: false, code: "helper_died", message: "sandbox helper is not running" });
     const id = this.nextId++;
+    if (op === "exec") this.commandSent = true;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);

@@ -17,8 +17,9 @@
 //   stdout -> runner {"id":1,"ev":"spawn","pid":123} | {"id":1,"ev":"error","code":"ENOENT","message":"..."}
 //                    {"id":1,"ev":"exit","code":0,"signal":null}
 // Streams not named are /dev/null. Children run detached (their own process group, which the
-// runner kills, and which this process ends when it reaps the leader) with an empty environment (bwrap sets the sandbox's own). When the runner goes
-// away (stdin ends), this process removes its socket and exits, and bwrap's --die-with-parent ends every sandbox.
+// runner kills, and which this process ends when it reaps the leader) with an empty environment
+// (bwrap sets the sandbox's own). When the runner goes away (stdin ends), this process removes
+// its socket and exits, and bwrap's --die-with-parent ends every sandbox.
 // Plain JavaScript with node builtins only.
 const { spawn } = require("node:child_process");
 const fs = require("node:fs");

@@ -186,12 +186,6 @@ class BwrapWorld implements TrialWorld {
   trialTimedOut = false;
   lastSnapshotStats: SnapshotStats | undefined;
   private helper: HelperProcess | undefined;
-  /**
-   * The helper that ran a command (`exec`): something of it may still run. Only such a helper is
-   * stopped before the hidden test; one that only answered file questions (a view over a state,
-   * shared by the trials standing there) keeps answering them.
-   */
-  private commandsRanIn: HelperProcess | undefined;
   private starting: Promise<HelperProcess> | undefined;
   /** The measurer of the trial folder (snapshots, disk use): out of the agent's reach, see measurer.ts. */
   private readonly measurer: MeasurerLease;
@@ -289,20 +283,13 @@ class BwrapWorld implements TrialWorld {
     return r.value;
   }
 
-  async call(
-    op: string,
-    args: Record<string, unknown>,
-    timeoutMs = this.limits.callTimeoutMs,
-    harness = false,
-    onHelper?: (helper: HelperProcess) => void,
-  ): Promise<HelperResponse> {
+  async call(op: string, args: Record<string, unknown>, timeoutMs = this.limits.callTimeoutMs, harness = false): Promise<HelperResponse> {
     let helper: HelperProcess;
     try {
       helper = await this.ensureHelper(harness);
     } catch (e) {
       return { ok: false, code: e instanceof WorldError ? e.code : "sandbox_failed", message: (e as Error).message };
     }
-    onHelper?.(helper);
     const r = await helper.call(op, args, timeoutMs);
     if (!r.ok && r.code === "timeout") helper.kill(); // a stuck helper is replaced on the next call
     if (!r.ok && this.trialTimedOut && !harness) return { ok: false, code: "trial_timeout", message: `trial exceeded ${this.limits.trialTimeoutMs} ms` };
@@ -394,9 +381,7 @@ class BwrapWorld implements TrialWorld {
 
   async exec(command: string, opts: { timeoutMs?: number } = {}): Promise<ExecResult> {
     const timeoutMs = Math.min(opts.timeoutMs ?? this.limits.callTimeoutMs, this.limits.callTimeoutMs);
-    const r = await this.call("exec", { command, timeoutMs, maxOutputBytes: this.limits.maxOutputBytes }, timeoutMs + HOST_GRACE_MS, false, (h) => {
-      this.commandsRanIn = h;
-    });
+    const r = await this.call("exec", { command, timeoutMs, maxOutputBytes: this.limits.maxOutputBytes }, timeoutMs + HOST_GRACE_MS);
     if (!r.ok) throw new WorldError(r.code, r.message);
     const result = r.value as ExecResult;
     const limit = result.limitExceeded ?? (await this.diskExceeded());
@@ -482,8 +467,10 @@ class BwrapWorld implements TrialWorld {
   async runHiddenTest(hostTestsDir: string, opts: RunOptions = {}): Promise<HiddenTestResult> {
     const f = this.failure(true);
     if (f) throw f;
-    // The agent phase is over: nothing of the agent's keeps running while the test does.
-    if (this.commandsRanIn === this.helper) await this.stopHelperForRestart();
+    // The agent phase is over: nothing of the agent's keeps running while the test does. A helper
+    // that ran no command (a view over a state, which the trials standing there share) has
+    // nothing of the agent's and keeps answering their file questions.
+    if (this.helper?.ranCommands) await this.stopHelperForRestart();
     const before = await this.snapshot();
     const copy = await copyTrialDir(this.trial, path.dirname(this.dir));
     try {
