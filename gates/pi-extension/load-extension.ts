@@ -1,9 +1,12 @@
 /**
  * Loads a Pi extension file the way Pi 0.73.1 does (`dist/core/extensions/loader.js`,
- * `loadExtensionModule`): jiti from `jiti/static` with `moduleCache: false` and the same alias
- * table, so `import ... from "@mariozechner/pi-coding-agent"` (and pi-ai, pi-agent-core, pi-tui,
- * typebox) resolve to the installed packages exactly as they do inside Pi. Then the default
- * export is called with our ExtensionAPI (extension-api.ts), which records the handlers.
+ * `loadExtensionModule`): jiti with `moduleCache: false` and the same alias table, so
+ * `import ... from "@mariozechner/pi-coding-agent"` (and pi-ai, pi-agent-core, pi-tui, typebox)
+ * resolve to the installed packages exactly as they do inside Pi. Then the default export is
+ * called with our ExtensionAPI (extension-api.ts), which records the handlers. Pi imports
+ * `jiti/static`, which loads jiti's babel bundle up front; this takes `jiti` and hands it the
+ * same babel transform, loaded when a file needs it, or a transform made ahead of time for the
+ * same options (transpile.ts): the code jiti runs is the same.
  *
  * Called in the harness process only for extensions a gate configuration names (Pi's shipped
  * examples, files of this repository): code that was read. A project's own extensions are task
@@ -14,8 +17,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createJiti } from "jiti/static";
+import { createJiti } from "jiti";
 import { createExtensionAPI, type RegisteredExtension } from "./extension-api.ts";
+import { type Transform, transformWith } from "./transpile.ts";
 
 /** Root of the installed @mariozechner/pi-coding-agent package (its exports map hides package.json, so walk node_modules). */
 export const PI_PACKAGE_DIR = findPackageDir("@mariozechner/pi-coding-agent", path.dirname(fileURLToPath(import.meta.url)));
@@ -79,11 +83,14 @@ function findPackageDir(name: string, from: string): string {
   }
 }
 
+const NONE: ReadonlyMap<string, string> = new Map();
+
 export type ExtensionFactory = (pi: unknown) => unknown;
 
 /** Pi's `loadExtensionModule`: the default export when it is a function, else undefined. */
-export async function loadExtensionFactory(file: string): Promise<ExtensionFactory | undefined> {
-  const jiti = createJiti(pathToFileURL(PI_LOADER_FILE).href, { moduleCache: false, alias: piAliases() });
+export async function loadExtensionFactory(file: string, transformed: ReadonlyMap<string, string> = NONE): Promise<ExtensionFactory | undefined> {
+  const transform: Transform = transformWith(transformed);
+  const jiti = createJiti(pathToFileURL(PI_LOADER_FILE).href, { moduleCache: false, alias: piAliases(), transform: transform as never });
   const mod = await jiti.import(file, { default: true });
   return typeof mod === "function" ? (mod as ExtensionFactory) : undefined;
 }
@@ -94,10 +101,10 @@ export type LoadResult = { ok: true; extension: RegisteredExtension } | { ok: fa
  * Pi's `loadExtension`: load the module, require a factory, run it with a fresh API. A failure
  * is returned (as Pi does), never thrown; the caller decides whether that fails closed.
  */
-export async function loadExtension(file: string): Promise<LoadResult> {
+export async function loadExtension(file: string, transformed?: ReadonlyMap<string, string>): Promise<LoadResult> {
   const resolved = path.resolve(file);
   try {
-    const factory = await loadExtensionFactory(resolved);
+    const factory = await loadExtensionFactory(resolved, transformed);
     if (!factory) return { ok: false, error: `Extension does not export a valid factory function: ${file}` };
     const { api, extension } = createExtensionAPI(resolved);
     await factory(api);

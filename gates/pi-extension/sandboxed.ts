@@ -19,7 +19,8 @@ import type { ConfirmRequest, Decision, EnvView, GateContext, GateProcessOutput,
 import type { CallVerdict } from "./evaluate.ts";
 import { verdictToDecision } from "./evaluate.ts";
 import { recordViolation, type IntegrityViolation, type PiExtensionGate } from "./gate.ts";
-import { SERVING_MODULE, servingBundleDir } from "./sandbox/bundle.ts";
+import { SERVING_MODULE, servingBundleDir, TRANSPILE_MODULE } from "./sandbox/bundle.ts";
+import { prepareTransforms } from "./transformed.ts";
 
 /** The repository's gates/pi-extension, bound read-only into the sandbox (the process's main module). */
 const SERVING_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -145,6 +146,14 @@ export function createSandboxedExtensionsGate(
       kill((e as Error).message);
       return files.map((f) => `${f.name}: not loaded: ${dead}`);
     }
+    const workerBind = { hostPath: workerDir, sandboxPath: SANDBOX_WORKER_DIR };
+    const projectBind = { hostPath: hostDir, sandboxPath: SANDBOX_PROJECT_DIR };
+    // The files' TypeScript transformed once per harness process, not by every extension process.
+    const transformed = await prepareTransforms(
+      env,
+      files.map((f) => f.load),
+      { program: `${SANDBOX_WORKER_DIR}/${TRANSPILE_MODULE}`, binds: [workerBind, projectBind], sandboxDir: SANDBOX_PROJECT_DIR, hostDir },
+    );
     return new Promise<string[]>((resolve) => {
       if (!env.runGateProcess) {
         removeHostDir();
@@ -209,12 +218,9 @@ export function createSandboxedExtensionsGate(
           `${SANDBOX_PROJECT_DIR}/${SOCKET_NAME}`,
           JSON.stringify(files),
           `${SANDBOX_WORKER_DIR}/${SERVING_MODULE}`,
+          ...(transformed ? [transformed] : []),
         ];
-        const binds = [
-          { hostPath: SERVING_DIR, sandboxPath: SANDBOX_SERVING_DIR },
-          { hostPath: workerDir, sandboxPath: SANDBOX_WORKER_DIR },
-          { hostPath: hostDir, sandboxPath: SANDBOX_PROJECT_DIR },
-        ];
+        const binds = [{ hostPath: SERVING_DIR, sandboxPath: SANDBOX_SERVING_DIR }, workerBind, projectBind];
         env.runGateProcess!(argv, "", PROCESS_LIFETIME_MS, binds, { persistent: true }).then(
           (out: GateProcessOutput) => {
             const tail = `${out.stderr}`.trim().split("\n").slice(-3).join(" | ").slice(0, 600);

@@ -1,6 +1,7 @@
 /**
  * The extension worker's code (serve.ts and the gate modules it imports) compiled into one ES
- * module, which the sandboxed extension process runs with plain node. Before, every such process
+ * module, which the sandboxed extension process runs with plain node, and beside it the
+ * transform-only program (transpile.ts, see ../transpile.ts). Before, every such process
  * transpiled the repository's TypeScript with jiti as it started: about 0.6 s of CPU each, more
  * than the extension it served. The project's own extensions still load through jiti inside it,
  * exactly as Pi loads them (load-extension.ts).
@@ -20,8 +21,10 @@ import { build } from "esbuild";
 
 /** The compiled worker module's name inside the folder servingBundleDir() returns. */
 export const SERVING_MODULE = "serve.mjs";
+/** The compiled transform-only program's name in the same folder. */
+export const TRANSPILE_MODULE = "transpile.mjs";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ENTRY = path.join(HERE, "serve.ts");
+const ENTRIES = { serve: path.join(HERE, "serve.ts"), transpile: path.join(HERE, "transpile.ts") };
 const CACHE = path.resolve(HERE, "../../../node_modules/.cache/gatebench");
 
 let built: Promise<string> | undefined;
@@ -36,10 +39,12 @@ export function servingBundleDir(): Promise<string> {
 }
 
 async function compile(): Promise<string> {
-  let code: Uint8Array;
+  const modules: { name: string; code: Uint8Array }[] = [];
   try {
     const r = await build({
-      entryPoints: [ENTRY],
+      entryPoints: ENTRIES,
+      outdir: "out",
+      outExtension: { ".js": ".mjs" },
       bundle: true,
       platform: "node",
       format: "esm",
@@ -49,23 +54,30 @@ async function compile(): Promise<string> {
       write: false,
       logLevel: "silent",
     });
-    code = r.outputFiles[0]!.contents;
+    for (const f of r.outputFiles) modules.push({ name: path.basename(f.path), code: f.contents });
   } catch (e) {
-    throw new Error(`cannot compile the extension worker (${ENTRY}): ${(e as Error).message}`);
+    throw new Error(`cannot compile the extension worker (${Object.values(ENTRIES).join(", ")}): ${(e as Error).message}`);
   }
-  const dir = path.join(CACHE, `extension-worker-${createHash("sha256").update(code).digest("hex").slice(0, 16)}`);
-  if (existsSync(path.join(dir, SERVING_MODULE))) return dir;
+  modules.sort((a, b) => a.name.localeCompare(b.name));
+  if (modules.map((m) => m.name).join() !== [SERVING_MODULE, TRANSPILE_MODULE].join())
+    throw new Error(`the extension worker compiled to ${modules.map((m) => m.name).join(", ")}, not ${SERVING_MODULE} and ${TRANSPILE_MODULE}`);
+  const hash = createHash("sha256");
+  for (const m of modules) hash.update(m.name).update("\0").update(m.code).update("\0");
+  const dir = path.join(CACHE, `extension-worker-${hash.digest("hex").slice(0, 16)}`);
+  if (modules.every((m) => existsSync(path.join(dir, m.name)))) return dir;
   mkdirSync(CACHE, { recursive: true });
   const fresh = mkdtempSync(path.join(CACHE, ".extension-worker-"));
-  writeFileSync(path.join(fresh, SERVING_MODULE), code);
-  chmodSync(path.join(fresh, SERVING_MODULE), 0o644);
+  for (const m of modules) {
+    writeFileSync(path.join(fresh, m.name), m.code);
+    chmodSync(path.join(fresh, m.name), 0o644);
+  }
   chmodSync(fresh, 0o755);
   try {
     renameSync(fresh, dir);
   } catch (e) {
     rmSync(fresh, { recursive: true, force: true });
-    // Another harness put the same module there first.
-    if (!existsSync(path.join(dir, SERVING_MODULE))) throw e;
+    // Another harness put the same modules there first.
+    if (!modules.every((m) => existsSync(path.join(dir, m.name)))) throw e;
   }
   return dir;
 }

@@ -4,12 +4,13 @@
 // (a Unix socket) and a worker thread that loads and runs the extensions (serve.ts, compiled by
 // the harness into one module: sandbox/bundle.ts; its path is the third argument), so an
 // extension that busy-loops cannot stop it from exiting: the process ends as soon as the
-// harness closes the socket, or when the world it was started on is removed.
+// harness closes the socket, or when the world it was started on is removed. An optional fourth
+// argument names a file of transforms made ahead of time (../transformed.ts), passed to the worker.
 import { statSync } from "node:fs";
 import net from "node:net";
 import { Worker } from "node:worker_threads";
 
-const [socketPath, filesJson, workerModule] = process.argv.slice(2);
+const [socketPath, filesJson, workerModule, transformedFile] = process.argv.slice(2);
 const files = JSON.parse(filesJson ?? "[]");
 const sock = net.connect(socketPath);
 let worker;
@@ -33,7 +34,7 @@ function end(code) {
 }
 
 sock.on("connect", () => {
-  worker = new Worker(workerModule, { workerData: { files } });
+  worker = new Worker(workerModule, { workerData: { files, transformedFile } });
   worker.on("message", (m) => send(m));
   worker.on("error", (e) => {
     send({ t: "fatal", message: `extension worker failed: ${e?.message ?? e}` });

@@ -12,6 +12,7 @@
  * A verdict is evaluate.ts's CallVerdict; `block.noUi` marks a headless block that stands for a
  * question the extension could not ask (it only changes how the block is counted, never whether).
  */
+import { readFileSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import type { ConfirmRequest, GateUI } from "../../types.ts";
 import { evaluateToolCall, type CallToEvaluate } from "../evaluate.ts";
@@ -30,13 +31,27 @@ const post = (m: unknown) => port.postMessage(m);
 const asks = new Map<number, { resolve: (ok: boolean) => void; reject: (e: Error) => void }>();
 let nextQuestion = 0;
 
+/** The transforms made ahead of time (../transformed.ts), by key; none when the file is missing or unreadable. */
+function readTransformed(file: unknown): Map<string, string> {
+  const known = new Map<string, string>();
+  if (typeof file !== "string" || file === "") return known;
+  try {
+    const parsed = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) for (const [k, v] of Object.entries(parsed)) if (typeof v === "string") known.set(k, v);
+  } catch {
+    // jiti transforms every file itself
+  }
+  return known;
+}
+
 async function main(): Promise<void> {
-  const files = (workerData as { files: FileSpec[] }).files;
+  const { files, transformedFile } = workerData as { files: FileSpec[]; transformedFile?: unknown };
+  const transformed = readTransformed(transformedFile);
   const extensions: RegisteredExtension[] = [];
   const loaded: string[] = [];
   const errors: string[] = [];
   for (const f of files) {
-    const r = await loadExtension(f.load);
+    const r = await loadExtension(f.load, transformed);
     if (r.ok) {
       extensions.push({ ...r.extension, path: f.name });
       loaded.push(f.name);
