@@ -82,7 +82,31 @@ export function looksLikeSecretToken(t: string): boolean {
   return classChanges(t) >= 0.3 && entropy(t) >= 3.5;
 }
 
+/**
+ * Texts already redacted, and what they became: a run writes the same summaries, outputs and
+ * records for the many trials that share a path. Bounded by the characters held (then emptied).
+ */
+const redacted = new Map<string, string>();
+const REMEMBER_MAX_TEXT = 16 * 1024;
+const REMEMBER_MAX_CHARS = 4 * 1024 * 1024;
+let rememberedChars = 0;
+
 export function redact(text: string): string {
+  if (text.length > REMEMBER_MAX_TEXT) return redactText(text);
+  const known = redacted.get(text);
+  if (known !== undefined) return known;
+  const out = redactText(text);
+  if (rememberedChars + text.length + out.length > REMEMBER_MAX_CHARS) {
+    redacted.clear();
+    rememberedChars = 0;
+  }
+  redacted.set(text, out);
+  rememberedChars += text.length + out.length;
+  return out;
+}
+
+/** The redaction itself, every time (what `redact` remembers). */
+export function redactText(text: string): string {
   let out = text;
   for (const shape of SECRET_SHAPES) out = out.replace(shape, REDACTED);
   out = out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { redact, summarizeCall } from "../../../../harness/redact/redact.ts";
+import { redact, redactText, summarizeCall } from "../../../../harness/redact/redact.ts";
 import { from, plantedSecret, word } from "../../../support/secrets.ts";
 
 const context = fc.tuple(
@@ -14,6 +14,20 @@ const context = fc.tuple(
 );
 
 describe("redact (fuzzed)", () => {
+  it("a text redacted again (remembered) comes out as the redaction itself makes it, planted secret or not", () => {
+    const text = fc.oneof(
+      plantedSecret.map(([, t]) => t),
+      fc.string(),
+      fc.string({ unit: "grapheme" }),
+    );
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 8 }), (texts) => {
+        for (const t of [...texts, ...texts]) expect(redact(t)).toBe(redactText(t));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("no planted secret survives, whatever surrounds it", () => {
     fc.assert(
       fc.property(plantedSecret, context, ([secret, text], [before, after]) => {
