@@ -79,6 +79,9 @@ function replaceInPlace(target: Record<string, unknown>, source: Record<string, 
   Object.assign(target, structuredClone(source));
 }
 
+/** Why a decision's questions are withdrawn: the decision is over (nothing reads it but a listener's curiosity). */
+const UI_SCOPE_ENDED = new Error("the gate decision ended");
+
 export function createGatekeeper(opts: GatekeeperOptions) {
   return async function beforeToolCall({ toolCall, args }: BeforeToolCallContext, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined> {
     const t0 = performance.now();
@@ -96,7 +99,8 @@ export function createGatekeeper(opts: GatekeeperOptions) {
     // Questions a gate asks while deciding live only as long as the decision: when the stack
     // is cut off (gate timeout) the pending confirmation is withdrawn, not left to block the next.
     const uiScope = new AbortController();
-    const endUiScope = () => uiScope.abort();
+    // A fixed reason: the default one is a new DOMException with its stack, on every call.
+    const endUiScope = () => uiScope.abort(UI_SCOPE_ENDED);
     runSignal.addEventListener("abort", endUiScope, { once: true });
     const ui: GateUI = {
       hasUI: opts.broker.hasUI,

@@ -5,7 +5,11 @@
 import type { GateContext, Gate } from "../../gates/types.ts";
 import type { ProjectTrustMode } from "../../gates/config.ts";
 
+/** Imported on first use, once: an import resolves the module again every time it runs. */
+let projectTrust: Promise<typeof import("../../gates/project-trust/index.ts")> | undefined;
+
 export async function loadProjectGatesFor(mode: ProjectTrustMode, ctx: GateContext): Promise<Gate[]> {
-  const { loadProjectGates, TrustStore } = await import("../../gates/project-trust/index.ts");
+  projectTrust ??= import("../../gates/project-trust/index.ts");
+  const { loadProjectGates, TrustStore } = await projectTrust;
   return loadProjectGates(mode, ctx, new TrustStore());
 }
