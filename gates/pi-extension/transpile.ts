@@ -13,8 +13,8 @@
  * before (a file the extension imports, for one). A key that does not match, or a transform that
  * failed, leaves jiti to transform the file itself, as before.
  */
-import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
+import { digest } from "../../kernel/digest.ts";
 
 /** What jiti passes its `transform` option (jiti 2.7, `transform()` in dist/jiti.cjs). */
 export interface TransformOptions {
@@ -35,23 +35,9 @@ export interface TransformResult {
 
 export type Transform = (opts: TransformOptions) => TransformResult;
 
-/** `JSON.stringify` with object keys in sorted order: the same options give the same text. */
-function stableJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stableJson).join(",")}]`;
-  if (v && typeof v === "object") {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .filter((k) => o[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`)
-      .join(",")}}`;
-  }
-  return JSON.stringify(v) ?? "null";
-}
-
-/** The key of one transform: a hash of every option jiti passed, the file's text among them. */
+/** The key of one transform: a digest of every option jiti passed, the file's text among them. */
 export function transformKey(opts: TransformOptions): string {
-  return createHash("sha256").update(stableJson(opts)).digest("hex");
+  return digest(opts);
 }
 
 /**

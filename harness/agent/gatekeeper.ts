@@ -12,7 +12,7 @@
  * digest is that of the rewrite, so the tool wrapper runs it. The verdict still carries the rewrite.
  */
 import { deepFreeze } from "../../kernel/freeze.ts";
-import { createHash } from "node:crypto";
+import { digest } from "../../kernel/digest.ts";
 import type { BeforeToolCallContext, BeforeToolCallResult } from "@mariozechner/pi-agent-core";
 import { decideStack, GATE_TIMEOUT_MS, type InputRewrite, type LayerDecision } from "../../gates/stack.ts";
 import type { EnvView, Gate, GateUI, IntegrityMode, ProposedCall } from "../../gates/types.ts";
@@ -58,19 +58,9 @@ export interface GatekeeperOptions {
   onDecided: (gated: GatedCall) => Promise<void> | void;
 }
 
+/** The key of a call's arguments (their content, whatever the order of keys). */
 export function digestArgs(args: unknown): string {
-  return createHash("sha256").update(stableJson(args)).digest("hex");
-}
-
-function stableJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stableJson).join(",")}]`;
-  if (v && typeof v === "object") {
-    return `{${Object.keys(v as object)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stableJson((v as Record<string, unknown>)[k])}`)
-      .join(",")}}`;
-  }
-  return JSON.stringify(v) ?? "null";
+  return digest(args);
 }
 
 /** Make `target` hold exactly `source`'s keys and values (Pi's in-place mutation of event.input). */
