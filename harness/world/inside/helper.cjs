@@ -7,12 +7,17 @@
 // Requests may overlap (ids). Nothing here may crash the process: every op is wrapped.
 // Plain JavaScript (CommonJS: it starts about 10 ms sooner than the same file as an ES module, and
 // a run starts over a thousand of these) with node builtins only: nothing from the host's node_modules is visible here.
-const { spawn } = require("node:child_process");
-const { createHash, randomUUID } = require("node:crypto");
 const fs = require("node:fs");
 const fsp = require("node:fs/promises");
 const path = require("node:path");
 const readline = require("node:readline");
+
+// Loaded when first needed, not at start: most helpers hash nothing (the measurer takes the
+// snapshots) and many run no command, and each of these modules costs a few ms of every start.
+let childProcessModule;
+const childProcess = () => (childProcessModule ??= require("node:child_process"));
+let cryptoModule;
+const nodeCrypto = () => (cryptoModule ??= require("node:crypto"));
 
 const WORKSPACE = "/workspace";
 const HOME = "/home/user";
@@ -671,6 +676,7 @@ function limitHit(exitCode, signal, stderr, peakProcs) {
 function opExec({ command, timeoutMs, maxOutputBytes }) {
   if (typeof command !== "string") throw new OpError("EINVAL", "command must be a string");
   const cap = Math.max(1, maxOutputBytes ?? 1024 * 1024);
+  const { spawn } = childProcess();
   const started = process.hrtime.bigint();
   return new Promise((resolve) => {
     activeExecs++;
@@ -753,8 +759,8 @@ async function hashFile(abs, ino, prefixLen) {
   try {
     const st = await fh.stat({ bigint: true });
     if (!st.isFile() || st.ino !== ino) return undefined; // replaced while walking
-    const h = createHash("sha256");
-    const p = prefixLen === undefined ? undefined : createHash("sha256");
+    const h = nodeCrypto().createHash("sha256");
+    const p = prefixLen === undefined ? undefined : nodeCrypto().createHash("sha256");
     let read = 0;
     const buf = Buffer.allocUnsafe(1 << 16);
     for (;;) {
@@ -920,7 +926,7 @@ const INOTIFY_QUEUE = (() => {
 const MAX_EVENTS = Math.max(16, Math.min(4096, Math.floor(INOTIFY_QUEUE / 4)));
 /** Event-loop turns before a snapshot, so that the events of changes made before it was asked for are in. */
 const DRAIN_TURNS = 3;
-const SNAPSHOT_IDS = `${process.pid}-${randomUUID()}`;
+let snapshotIds;
 let snapshotSeq = 0;
 
 /**
@@ -1196,7 +1202,8 @@ function commit(w, changed, links, blocks) {
 
 function nextSnapshotId() {
   snapshotSeq++;
-  return `${SNAPSHOT_IDS}-${snapshotSeq}`;
+  snapshotIds ??= `${process.pid}-${nodeCrypto().randomUUID()}`;
+  return `${snapshotIds}-${snapshotSeq}`;
 }
 
 /**
