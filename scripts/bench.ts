@@ -13,7 +13,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { dirname, resolve } from "node:path";
 import { compareCacheRuns } from "./bench/cache-check.ts";
 import { benchCorpus } from "./bench/corpus.ts";
-import { sampleFloor, summarizeFloor } from "./bench/floor.ts";
+import { sampleFloor, sampleFloorScaling, summarizeFloor } from "./bench/floor.ts";
 import { benchGateLatency, taskCalls } from "./bench/gate-latency.ts";
 import { benchPlan, USAGE } from "./bench/plan.ts";
 import { benchRealWorldGates, benchSandboxLayer } from "./bench/real-world-gates.ts";
@@ -51,11 +51,13 @@ async function main(): Promise<void> {
   step("trial subset at 2 workers");
   const c2 = await runSubset({ tasks: plan.subsetTasks, concurrency: 2 });
   const uncached = [];
+  const floorScaling = [];
   for (let i = 1; i <= plan.scalingRounds; i++) {
-    step(`trial subset at 1 and 2 workers without the runner's cache (pair ${i} of ${plan.scalingRounds})`);
+    step(`trial subset at 1 and 2 workers without the runner's cache (pair ${i} of ${plan.scalingRounds}), then the floor one and two at a time`);
     const u1 = await runSubset({ tasks: plan.subsetTasks, concurrency: 1, cache: false });
     const u2 = await runSubset({ tasks: plan.subsetTasks, concurrency: 2, cache: false });
     uncached.push({ u1, u2 });
+    floorScaling.push(await sampleFloorScaling(plan.floorScalingWorlds));
   }
 
   const worldDir = worldSizeParentDir();
@@ -95,6 +97,7 @@ async function main(): Promise<void> {
     c1,
     c2,
     uncached,
+    floorScaling,
     cache: compareCacheRuns(c2.records, uncached[0]!.u2.records),
     worldSize: { worldDir: dirname(worldDir), sizes },
     gates,

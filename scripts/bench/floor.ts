@@ -54,3 +54,43 @@ export function summarizeFloor(samples: readonly FloorSample[]): Floor {
     close_ms: median(samples.map((s) => s.closeMs)),
   };
 }
+
+/** One pair of floor runs: the same number of worlds one after another, then in two streams side by side. */
+export interface FloorScalingPair {
+  worlds: number;
+  /** worlds per second with one world at a time */
+  one_per_s: number;
+  /** worlds per second with two worlds at a time */
+  two_per_s: number;
+}
+
+async function floorWorld(): Promise<void> {
+  const world = await createWorld();
+  try {
+    const r = await world.exec("true");
+    if (r.exitCode !== 0) throw new Error(`bash true through the helper exited ${r.exitCode}: ${r.stderr.slice(-300)}`);
+  } finally {
+    await world.close();
+  }
+}
+
+async function worldsPerSecond(worlds: number, streams: number): Promise<number> {
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: streams }, async (_, s) => {
+      for (let i = s; i < worlds; i += streams) await floorWorld();
+    }),
+  );
+  return worlds / ((performance.now() - t0) / 1000);
+}
+
+/**
+ * How far the floor itself scales from one to two at a time: the most the runner can get from a
+ * second worker when every trial starts worlds, whatever the runner does. Worlds run in pairs of
+ * runs (one, then two streams) so that a change of machine load weighs on both halves of a pair.
+ */
+export async function sampleFloorScaling(worlds: number): Promise<FloorScalingPair> {
+  const one = await worldsPerSecond(worlds, 1);
+  const two = await worldsPerSecond(worlds, 2);
+  return { worlds, one_per_s: one, two_per_s: two };
+}

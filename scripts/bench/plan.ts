@@ -19,6 +19,8 @@ export interface BenchPlan {
    * (1.35x to 1.87x in six pairs of the same code), so one pair is not a measurement.
    */
   scalingRounds: number;
+  /** Worlds in each half of a floor scaling pair (one pair beside each pair of subset runs). */
+  floorScalingWorlds: number;
   /** World sizes of the snapshot series, in files, each with its number of per-call samples. */
   worldSizes: readonly { files: number; samples: number }[];
   /** tinybench time per in-process gate configuration, ms. */
@@ -54,6 +56,7 @@ export function benchPlan(argv: readonly string[]): BenchPlan | "help" {
       worldCostSamples: 5,
       subsetTasks: ["t7_cleanup_tmp"],
       scalingRounds: 1,
+      floorScalingWorlds: 6,
       worldSizes: [
         { files: 100, samples: 3 },
         { files: 10_000, samples: 2 },
@@ -72,6 +75,7 @@ export function benchPlan(argv: readonly string[]): BenchPlan | "help" {
     worldCostSamples: 15,
     subsetTasks: SUBSET_TASKS,
     scalingRounds: 3,
+    floorScalingWorlds: 20,
     worldSizes: [
       { files: 100, samples: 9 },
       { files: 10_000, samples: 5 },

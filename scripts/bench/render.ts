@@ -80,7 +80,10 @@ export function renderScaling(r: BenchReport): string {
     (r.scaling.pair_ratios.length > 1
       ? ` (the median of ${r.scaling.pair_ratios.length} pairs of runs: ${r.scaling.pair_ratios.map((x) => num(x, 2)).join(", ")}; the table shows that pair)`
       : "") +
-    `\n1 -> 2 workers with shared states: ${num(r.scaling.with_cache.ratio, 2)}x (trials wait for a state another is making: not a measure of the runner)`
+    `\n1 -> 2 workers with shared states: ${num(r.scaling.with_cache.ratio, 2)}x (trials wait for a state another is making: not a measure of the runner)` +
+    `\n1 -> 2 at a time for the floor alone (world start + true + close, ${num(r.scaling.floor.worlds, 0)} worlds a run): ${num(r.scaling.floor.ratio, 2)}x` +
+    (r.scaling.floor.pair_ratios.length > 1 ? ` (median of ${r.scaling.floor.pair_ratios.map((x) => num(x, 2)).join(", ")})` : "") +
+    " (what the sandbox itself allows on this machine, with no runner)"
   );
 }
 

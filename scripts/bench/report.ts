@@ -5,7 +5,7 @@
  */
 import type { CacheComparison } from "./cache-check.ts";
 import type { CorpusBench } from "./corpus.ts";
-import type { Floor } from "./floor.ts";
+import type { Floor, FloorScalingPair } from "./floor.ts";
 import type { GateLatency, GateLatencyRow } from "./gate-latency.ts";
 import { type Phase, type PhaseMs, phaseMedians } from "./phases.ts";
 import type { RealWorldGateRow, SandboxLayerCost } from "./real-world-gates.ts";
@@ -59,6 +59,8 @@ export interface Measurements {
    * wait for another.
    */
   uncached: readonly { u1: SubsetRunLike; u2: SubsetRunLike }[];
+  /** The floor (world start + one call + close) one at a time, then two at a time, in pairs made beside `uncached`'s. */
+  floorScaling: readonly FloorScalingPair[];
   /** The 2-worker run's records against those of the same run with `cache: false`. */
   cache: CacheComparison;
   worldSize: { worldDir: string; sizes: readonly SnapshotAtSize[] };
@@ -125,6 +127,9 @@ export function buildReport(m: Measurements) {
   const ranked = [...pairs].sort((a, b) => (a.ratio ?? Number.NEGATIVE_INFINITY) - (b.ratio ?? Number.NEGATIVE_INFINITY));
   const { u1, u2, ratio: scaling } = ranked[Math.floor((ranked.length - 1) / 2)]!;
   const cachedScaling = ratio(c2.trials_per_s, c1.trials_per_s);
+  const floorRatios = m.floorScaling.map((p) => ratio(p.two_per_s, p.one_per_s));
+  const floorKnown = floorRatios.filter((x): x is number => x !== null).sort((a, b) => a - b);
+  const floorScaling = floorKnown.length > 0 ? floorKnown[Math.floor((floorKnown.length - 1) / 2)]! : null;
   const peakMb = m.c2.peakRssBytes / MB;
   const snapshot = snapshotRatio(m.worldSize.sizes);
 
@@ -181,6 +186,12 @@ export function buildReport(m: Measurements) {
       pair_ratios: pairs.map((p) => round(p.ratio, 2)),
       /** the same subset with shared world states, as npm run eval runs it */
       with_cache: { concurrency_1: c1, concurrency_2: c2, ratio: round(cachedScaling, 2) },
+      /** the floor alone (world start + `true` + close), one then two at a time: what the sandbox allows */
+      floor: {
+        worlds: m.floorScaling[0]?.worlds ?? null,
+        ratio: round(floorScaling, 2),
+        pair_ratios: floorRatios.map((x) => round(x, 2)),
+      },
     },
     rss: { at_start_mb: round(m.c2.startRssBytes / MB, 0), peak_mb: round(peakMb, 0), sample_every_ms: m.c2.rssEveryMs, during: "concurrency_2" },
     cache: {

@@ -33,6 +33,7 @@ export function measurements(over: Partial<Measurements> = {}): Measurements {
     c1: run(),
     c2: run({ concurrency: 2, wallMs: 1000 }),
     uncached: [{ u1: run({ wallMs: 4000 }), u2: run({ concurrency: 2, wallMs: 2500 }) }],
+    floorScaling: [{ worlds: 10, one_per_s: 10, two_per_s: 17 }],
     cache: { trials: 4, equal: true, differences: [], difference_count: 0 },
     worldSize: {
       worldDir: "/dev/shm",

@@ -28,6 +28,15 @@ describe("render", () => {
     );
   });
 
+  it("shows how far the floor alone scales, with every pair when there are several", () => {
+    expect(renderScaling(buildReport(measurements()))).toContain(
+      "1 -> 2 at a time for the floor alone (world start + true + close, 10 worlds a run): 1.70x (what the sandbox itself allows",
+    );
+    const pair = (two: number) => ({ worlds: 10, one_per_s: 10, two_per_s: two });
+    const text = renderScaling(buildReport(measurements({ floorScaling: [pair(16), pair(18), pair(15)] })));
+    expect(text).toContain("10 worlds a run): 1.60x (median of 1.60, 1.80, 1.50)");
+  });
+
   it("says yes or no for the cache, with the differences", () => {
     expect(renderCache(buildReport(measurements()))).toMatch(/^records equal with and without cache: yes \(4 trials/);
     const no = measurements({ cache: { trials: 4, equal: false, differences: ["x: misses: 0 -> 1"], difference_count: 3 } });

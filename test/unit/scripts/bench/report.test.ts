@@ -115,6 +115,14 @@ describe("buildReport", () => {
     expect(() => buildReport(measurements({ uncached: [] }))).toThrow(/at least one pair/);
   });
 
+  it("reports the floor's own 1 -> 2 scaling as the median of its pairs, beside the target's", () => {
+    const pair = (one: number, two: number) => ({ worlds: 20, one_per_s: one, two_per_s: two });
+    const r = buildReport(measurements({ floorScaling: [pair(10, 17), pair(10, 14), pair(8, 16)] }));
+    expect(r.scaling.floor).toEqual({ worlds: 20, ratio: 1.7, pair_ratios: [1.7, 1.4, 2] });
+    expect(buildReport(measurements({ floorScaling: [pair(10, 17), pair(10, 14)] })).scaling.floor.ratio).toBe(1.4);
+    expect(buildReport(measurements({ floorScaling: [] })).scaling.floor).toEqual({ worlds: null, ratio: null, pair_ratios: [] });
+  });
+
   it("judges each in-process gate against its class", () => {
     const rows = buildReport(measurements()).gates.in_process;
     expect(rows.map((g) => [g.gate, g.status])).toEqual([
