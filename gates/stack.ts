@@ -61,45 +61,22 @@ class GateTimeout extends Error {}
  */
 async function decideLayer(gate: Gate, call: ProposedCall, ctx: GateContext, timeoutMs: number): Promise<Decision> {
   if (ctx.signal.aborted) return { kind: "deny", code: "cancelled", reason: "the run was cancelled" };
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  let remaining = timeoutMs;
-  let armedAt = 0;
-  let paused = false;
-  let expire: (() => void) | undefined;
-  const arm = () => {
-    paused = false;
-    armedAt = performance.now();
-    timer = setTimeout(() => expire?.(), Math.max(0, remaining));
-  };
-  const pause = () => {
-    clearTimeout(timer);
-    paused = true;
-    remaining -= performance.now() - armedAt;
-  };
-  // A synchronous (or busy-looping) gate keeps the timer from firing: its own working time is
-  // checked again when it returns, so an overrun denies even if the gate answered "allow".
-  const overran = () => (paused ? remaining : remaining - (performance.now() - armedAt)) < 0;
+  const deadline = new LayerDeadline(timeoutMs);
   const ui: GateUI = {
     hasUI: ctx.ui.hasUI,
-    confirm: async (request) => {
-      pause();
+    async confirm(request) {
+      deadline.pause();
       try {
         return await ctx.ui.confirm(request);
       } finally {
-        arm();
+        deadline.arm();
       }
     },
   };
   try {
-    const stop = new Promise<never>((_, reject) => {
-      expire = () => reject(new GateTimeout());
-      arm();
-      onAbort = () => reject(new Error("cancelled"));
-      ctx.signal.addEventListener("abort", onAbort, { once: true });
-    });
+    const stop = deadline.start(ctx.signal);
     const decision = await Promise.race([Promise.resolve().then(() => gate.decide(call, { ...ctx, ui })), stop]);
-    if (overran()) throw new GateTimeout();
+    if (deadline.overran()) throw new GateTimeout();
     return decision;
   } catch (e) {
     if (e instanceof GateTimeout) return { kind: "deny", code: "gate_timeout", reason: `gate ${gate.name} did not decide within ${timeoutMs} ms` };
@@ -108,9 +85,70 @@ async function decideLayer(gate: Gate, call: ProposedCall, ctx: GateContext, tim
     const code = typeof (e as { code?: unknown })?.code === "string" ? (e as { code: string }).code : "gate_error";
     return { kind: "deny", code, reason: `gate ${gate.name} failed: ${(e as Error)?.message ?? String(e)}` };
   } finally {
-    clearTimeout(timer);
-    if (onAbort) ctx.signal.removeEventListener("abort", onAbort);
+    deadline.stop(ctx.signal);
   }
+}
+
+/**
+ * One layer's time: a timer that ends its decision with GateTimeout, stopped while the user is
+ * asked (their thinking is not the gate's time) and started again after, and the run's abort.
+ * A class, not closures made for every decision: this is on every tool call's path, and each
+ * named closure costs a property definition when the code runs through tsx.
+ */
+class LayerDeadline {
+  private timer: NodeJS.Timeout | undefined;
+  private armedAt = 0;
+  private paused = false;
+  private reject: ((e: Error) => void) | undefined;
+
+  constructor(private remaining: number) {}
+
+  /** What loses the race unless the deadline passes or the run is aborted first. */
+  start(signal: AbortSignal): Promise<never> {
+    return new Promise<never>((_, reject) => {
+      this.reject = reject;
+      this.arm();
+      signal.addEventListener("abort", this, { once: true });
+    });
+  }
+
+  arm(): void {
+    this.paused = false;
+    this.armedAt = performance.now();
+    this.timer = setTimeout(expireDeadline, Math.max(0, this.remaining), this);
+  }
+
+  pause(): void {
+    clearTimeout(this.timer);
+    this.paused = true;
+    this.remaining -= performance.now() - this.armedAt;
+  }
+
+  /**
+   * A synchronous (or busy-looping) gate keeps the timer from firing: its own working time is
+   * checked again when it returns, so an overrun denies even if the gate answered "allow".
+   */
+  overran(): boolean {
+    return (this.paused ? this.remaining : this.remaining - (performance.now() - this.armedAt)) < 0;
+  }
+
+  expire(): void {
+    this.reject?.(new GateTimeout());
+  }
+
+  /** The run's signal, as an EventTarget listener object. */
+  handleEvent(): void {
+    this.reject?.(new Error("cancelled"));
+  }
+
+  stop(signal: AbortSignal): void {
+    clearTimeout(this.timer);
+    signal.removeEventListener("abort", this);
+  }
+}
+
+function expireDeadline(deadline: LayerDeadline): void {
+  deadline.expire();
 }
 
 const isText = (v: unknown): v is string => typeof v === "string" && v.length > 0;

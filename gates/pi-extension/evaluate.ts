@@ -40,12 +40,20 @@ export async function evaluateToolCall(
   const original = call.args;
   const input = cloneArgs(original);
   const recorder: UiRecorder = { questions: [], notifications: [] };
-  const ui = () => createUiContext(opts.ui, recorder);
   let readHasUI = false;
-  const onHasUIRead = () => {
-    readHasUI = true;
-  };
-  const extCtx = createExtensionContext({ ui, hasUI: opts.ui.hasUI, cwd: opts.cwd, signal: opts.signal, onHasUIRead });
+  // Methods, not named arrow functions: under tsx each named closure made per call also gets its
+  // name defined as a property, and this runs on every tool call.
+  const extCtx = createExtensionContext({
+    ui() {
+      return createUiContext(opts.ui, recorder);
+    },
+    hasUI: opts.ui.hasUI,
+    cwd: opts.cwd,
+    signal: opts.signal,
+    onHasUIRead() {
+      readHasUI = true;
+    },
+  });
   const event: ToolCallEvent = { type: "tool_call", toolName: call.tool, toolCallId: call.id, input };
   const mutatedBy: string[] = [];
   const watched = extensions.map((ext) => watchInputMutations(ext, input, mutatedBy));

@@ -244,4 +244,18 @@ describe("decideStack", () => {
     });
     expect(await decideStack([asksThenHangs], CALL, slowUser, 30)).toMatchObject({ kind: "deny", code: "gate_timeout" });
   });
+
+  it("the time a gate worked before it asked still counts after the answer", async () => {
+    const quickUser: GateContext = { ...ctx(), ui: { hasUI: true, confirm: async () => true } };
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // 60 + 60 ms of the gate's own time against a budget of 100: neither half alone overruns it
+    const worksAsksWorks = gate("works", async (_c, cx) => {
+      await sleep(60);
+      await cx.ui.confirm({ title: "t", description: "d", resources: ["/w/x"], risk: "high" });
+      await sleep(60);
+      return { kind: "allow" };
+    });
+    expect(await decideStack([worksAsksWorks], CALL, quickUser, 100)).toMatchObject({ kind: "deny", code: "gate_timeout" });
+    expect((await decideStack([worksAsksWorks], CALL, quickUser, 400)).kind).toBe("allow");
+  });
 });
