@@ -24,23 +24,29 @@ export interface Floor {
   close_ms: number;
 }
 
+/** One world: started, `bash true` run through its helper, closed; each part timed. */
+async function floorWorld(): Promise<FloorSample> {
+  const t0 = performance.now();
+  const world = await createWorld();
+  const t1 = performance.now();
+  let t2 = t1;
+  try {
+    const r = await world.exec("true");
+    if (r.exitCode !== 0) throw new Error(`bash true through the helper exited ${r.exitCode}: ${r.stderr.slice(-300)}`);
+  } finally {
+    t2 = performance.now();
+    await world.close();
+  }
+  const t3 = performance.now();
+  return { totalMs: t3 - t0, startMs: t1 - t0, execMs: t2 - t1, closeMs: t3 - t2 };
+}
+
 /** `samples` rounds of start + `true` + close; `warmup` rounds first, not returned. */
 export async function sampleFloor(samples: number, warmup = 1): Promise<FloorSample[]> {
   const out: FloorSample[] = [];
   for (let i = -warmup; i < samples; i++) {
-    const t0 = performance.now();
-    const world = await createWorld();
-    const t1 = performance.now();
-    let t2 = t1;
-    try {
-      const r = await world.exec("true");
-      if (r.exitCode !== 0) throw new Error(`bash true through the helper exited ${r.exitCode}: ${r.stderr.slice(-300)}`);
-    } finally {
-      t2 = performance.now();
-      await world.close();
-    }
-    const t3 = performance.now();
-    if (i >= 0) out.push({ totalMs: t3 - t0, startMs: t1 - t0, execMs: t2 - t1, closeMs: t3 - t2 });
+    const sample = await floorWorld();
+    if (i >= 0) out.push(sample);
   }
   return out;
 }
@@ -62,16 +68,6 @@ export interface FloorScalingPair {
   one_per_s: number;
   /** worlds per second with two worlds at a time */
   two_per_s: number;
-}
-
-async function floorWorld(): Promise<void> {
-  const world = await createWorld();
-  try {
-    const r = await world.exec("true");
-    if (r.exitCode !== 0) throw new Error(`bash true through the helper exited ${r.exitCode}: ${r.stderr.slice(-300)}`);
-  } finally {
-    await world.close();
-  }
 }
 
 async function worldsPerSecond(worlds: number, streams: number): Promise<number> {

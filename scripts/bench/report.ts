@@ -9,7 +9,7 @@ import type { Floor, FloorScalingPair } from "./floor.ts";
 import type { GateLatency, GateLatencyRow } from "./gate-latency.ts";
 import { type Phase, type PhaseMs, phaseMedians } from "./phases.ts";
 import type { RealWorldGateRow, SandboxLayerCost } from "./real-world-gates.ts";
-import { median, ratio, round } from "./stats.ts";
+import { lowerMiddle, median, ratio, round } from "./stats.ts";
 import { type Judged, judge, judgeGateLatency, type Status, TARGETS } from "./targets.ts";
 import type { SnapshotAtSize } from "./world-size.ts";
 import type { WorldCosts } from "./world-costs.ts";
@@ -124,12 +124,14 @@ export function buildReport(m: Measurements) {
   });
   if (pairs.length === 0) throw new Error("the scaling measurement needs at least one pair of runs");
   // The median pair (the lower of the two middle ones when their number is even) is judged and shown.
-  const ranked = [...pairs].sort((a, b) => (a.ratio ?? Number.NEGATIVE_INFINITY) - (b.ratio ?? Number.NEGATIVE_INFINITY));
-  const { u1, u2, ratio: scaling } = ranked[Math.floor((ranked.length - 1) / 2)]!;
+  const { u1, u2, ratio: scaling } = lowerMiddle(pairs, (p) => p.ratio ?? Number.NEGATIVE_INFINITY)!;
   const cachedScaling = ratio(c2.trials_per_s, c1.trials_per_s);
   const floorRatios = m.floorScaling.map((p) => ratio(p.two_per_s, p.one_per_s));
-  const floorKnown = floorRatios.filter((x): x is number => x !== null).sort((a, b) => a - b);
-  const floorScaling = floorKnown.length > 0 ? floorKnown[Math.floor((floorKnown.length - 1) / 2)]! : null;
+  const floorScaling =
+    lowerMiddle(
+      floorRatios.filter((x): x is number => x !== null),
+      (x) => x,
+    ) ?? null;
   const peakMb = m.c2.peakRssBytes / MB;
   const snapshot = snapshotRatio(m.worldSize.sizes);
 

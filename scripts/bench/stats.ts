@@ -4,6 +4,12 @@ export function median(xs: readonly number[]): number {
   return s[Math.floor(s.length / 2)] ?? Number.NaN;
 }
 
+/** The middle item by `key` (the lower of the two middle ones of an even list); undefined when empty. */
+export function lowerMiddle<T>(xs: readonly T[], key: (x: T) => number): T | undefined {
+  const s = [...xs].sort((a, b) => key(a) - key(b));
+  return s[Math.floor((s.length - 1) / 2)];
+}
+
 /** `x` rounded to `digits` decimals; null for a missing or non-finite number. */
 export function round(x: number | null | undefined, digits = 1): number | null {
   if (x === null || x === undefined || !Number.isFinite(x)) return null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { median, ratio, round } from "../../../../scripts/bench/stats.ts";
+import { lowerMiddle, median, ratio, round } from "../../../../scripts/bench/stats.ts";
 
 describe("median", () => {
   it("is the middle of an odd sample and the upper middle of an even one, whatever the order", () => {
@@ -12,6 +12,15 @@ describe("median", () => {
     const xs = [3, 1, 2];
     median(xs);
     expect(xs).toEqual([3, 1, 2]);
+  });
+});
+
+describe("lowerMiddle", () => {
+  it("is the middle item by its key, the lower middle of an even list, whatever the order", () => {
+    const byX = (p: { x: number }) => p.x;
+    expect(lowerMiddle([{ x: 5 }, { x: 1 }, { x: 3 }], byX)).toEqual({ x: 3 });
+    expect(lowerMiddle([{ x: 4 }, { x: 1 }, { x: 3 }, { x: 2 }], byX)).toEqual({ x: 2 });
+    expect(lowerMiddle([], byX)).toBeUndefined();
   });
 });
 
