@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--quick] [--out reports/bench.json]
+ * npm run bench -- [--quick] [--default-runs N] [--out reports/bench.json]
  *
  * One run measures, in this process: the floor of a trial (world start + one sandboxed call +
  * close), a small fixed subset of the matrix through the runner at 1 and 2 workers (per-trial
@@ -12,7 +12,9 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { dirname, resolve } from "node:path";
 import { compareCacheRuns } from "./bench/cache-check.ts";
+import { InputError } from "../kernel/errors.ts";
 import { benchCorpus } from "./bench/corpus.ts";
+import { runDefaultEval, summarizeDefaultRuns } from "./bench/default-run.ts";
 import { sampleFloor, sampleFloorScaling, summarizeFloor } from "./bench/floor.ts";
 import { benchGateLatency, taskCalls } from "./bench/gate-latency.ts";
 import { benchPlan, USAGE } from "./bench/plan.ts";
@@ -85,6 +87,16 @@ async function main(): Promise<void> {
   const sandboxLayer = await benchSandboxLayer(plan.sandboxLayerSamples);
   if (plan.corpus) step("explain --corpus");
   const corpus = plan.corpus ? await benchCorpus() : null;
+  const defaultRuns = [];
+  for (let i = 1; i <= plan.defaultRuns; i++) {
+    step(`the whole default npm run eval, timed (run ${i} of ${plan.defaultRuns})`);
+    defaultRuns.push(await runDefaultEval());
+  }
+  let uncachedRun = null;
+  if (plan.uncachedDefaultRun) {
+    step("the whole default npm run eval with --no-cache (every trial in its own world), records compared with run 1");
+    uncachedRun = await runDefaultEval({ args: ["--no-cache"] });
+  }
 
   const report = buildReport({
     mode: plan.mode,
@@ -105,6 +117,7 @@ async function main(): Promise<void> {
     realWorld,
     sandboxLayer,
     corpus,
+    defaultRuns: plan.defaultRuns > 0 ? summarizeDefaultRuns(defaultRuns, uncachedRun) : null,
   });
   const out = resolve(plan.out);
   mkdirSync(dirname(out), { recursive: true });
@@ -113,6 +126,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
+  // A bad flag (parseArgs' own errors, or a value plan.ts refuses) is bad input: exit 2.
+  if (e instanceof InputError || String((e as { code?: unknown }).code ?? "").startsWith("ERR_PARSE_ARGS")) {
+    process.stderr.write(`${e.message}\n${USAGE}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`bench failed: ${(e as Error).message}\n`);
   process.exit(1);
 });

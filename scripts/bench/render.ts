@@ -17,6 +17,7 @@ const TARGET_ROWS: Record<keyof BenchReport["targets"], { label: string; digits:
   policy_gate_p50_us: { label: "policy gates p50 (slowest configuration)", digits: 1 },
   shell_ast_p50_us: { label: "shell-ast p50 (its corpus)", digits: 1 },
   shell_ast_p99_us: { label: "shell-ast p99 (its corpus)", digits: 1 },
+  default_run_wall_s: { label: "default npm run eval, median wall", digits: 1 },
 };
 
 function judgedValue(j: Judged, digits: number): string {
@@ -176,6 +177,41 @@ export function renderCorpus(r: BenchReport): string {
   return `explain --corpus (${c.entries} entries, ${c.worlds} worlds, ${(c.wall_ms / 1000).toFixed(1)} s wall):\n${t.toString()}`;
 }
 
+export function renderDefaultRuns(r: BenchReport): string {
+  const d = r.default_run;
+  if (!d) return "Default npm run eval: not timed (npm run bench -- --default-runs 3 times it)";
+  const t = table(["run", "trials", "harness errors", "wall s", "busy CPU s", "busy cores", "worlds built", "replays run", "gate questions asked"]);
+  d.runs.forEach((run, i) => {
+    t.push([
+      String(i + 1),
+      String(run.trials),
+      String(run.harness_errors),
+      num(run.wall_s),
+      num(run.busy_cpu_s, 0),
+      num(run.busy_cores, 2),
+      run.cache ? String(run.cache.worlds_built ?? "–") : "–",
+      run.cache ? String(run.cache.replays_run ?? "–") : "–",
+      run.cache ? String(run.cache.answers_asked ?? "–") : "–",
+    ]);
+  });
+  const equal =
+    d.runs.length < 2
+      ? "one run: nothing to compare"
+      : d.records_equal
+        ? `yes (${d.runs.length} runs, timings and run id aside)`
+        : `no (${d.difference_count} differences)\n${d.differences.map((x) => `  ${x}`).join("\n")}`;
+  const u = d.uncached;
+  const uncached = !u
+    ? "not run (--uncached-default-run runs it)"
+    : `${num(u.run.wall_s)} s, ${u.run.trials} trials, ${u.run.harness_errors} harness errors; records equal to run 1: ` +
+      (u.records_equal ? "yes (timings and run id aside)" : `no (${u.difference_count} differences)\n${u.differences.map((x) => `  ${x}`).join("\n")}`);
+  return (
+    `Default npm run eval, ${d.runs.length} runs one after another:\n${t.toString()}\n` +
+    `median wall: ${formatJudged(r.targets.default_run_wall_s, 1)}\nrecords equal in every run: ${equal}\n` +
+    `with --no-cache (every trial in its own world): ${uncached}`
+  );
+}
+
 export function renderReport(r: BenchReport): string {
   const m = r.machine;
   const head =
@@ -193,6 +229,7 @@ export function renderReport(r: BenchReport): string {
     renderSandboxCosts(r),
     renderRealWorld(r),
     renderCorpus(r),
+    renderDefaultRuns(r),
     renderTargets(r),
   ].join("\n\n");
 }

@@ -5,6 +5,7 @@
  */
 import type { CacheComparison } from "./cache-check.ts";
 import type { CorpusBench } from "./corpus.ts";
+import type { DefaultRuns } from "./default-run.ts";
 import type { Floor, FloorScalingPair } from "./floor.ts";
 import type { GateLatency, GateLatencyRow } from "./gate-latency.ts";
 import { type Phase, type PhaseMs, phaseMedians } from "./phases.ts";
@@ -69,6 +70,8 @@ export interface Measurements {
   realWorld: readonly RealWorldGateRow[];
   sandboxLayer: SandboxLayerCost;
   corpus: CorpusBench | null;
+  /** The whole default `npm run eval`, timed (null when --default-runs was 0). */
+  defaultRuns: DefaultRuns | null;
 }
 
 export interface RunSummary {
@@ -163,6 +166,8 @@ export function buildReport(m: Measurements) {
       /** shell-ast over its corpus */
       shell_ast_p50_us: judgedRound(judge(shellAst?.p50_us, TARGETS.shell_ast_p50_us), 1),
       shell_ast_p99_us: judgedRound(judge(shellAst?.p99_us, TARGETS.shell_ast_p99_us), 1),
+      /** the median of the timed default runs; n/a when none ran */
+      default_run_wall_s: judgedRound(judge(m.defaultRuns?.median_wall_s, TARGETS.default_run_wall_s), 1),
     },
     floor: {
       samples: m.floor.samples,
@@ -223,6 +228,7 @@ export function buildReport(m: Measurements) {
       one_shot_bwrap_ms: round(m.worldCosts.oneShotMs, 1),
       first_snapshot_ms: round(m.worldCosts.firstSnapshotMs, 1),
     },
+    default_run: m.defaultRuns,
     gates: {
       in_process: inProcess,
       skipped: m.gates.skipped,

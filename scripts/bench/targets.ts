@@ -30,6 +30,8 @@ export const TARGETS = {
   policy_gate_p50_us: { op: "<=", limit: 20, unit: "µs" },
   shell_ast_p50_us: { op: "<=", limit: 100, unit: "µs" },
   shell_ast_p99_us: { op: "<=", limit: 1000, unit: "µs" },
+  /** wall time of the whole default `npm run eval`, the median of --default-runs runs */
+  default_run_wall_s: { op: "<=", limit: 90, unit: "s" },
 } as const satisfies Record<string, Target>;
 
 export type TargetName = keyof typeof TARGETS;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { InputError } from "../../../../kernel/errors.ts";
 import { benchPlan, DEFAULT_OUT } from "../../../../scripts/bench/plan.ts";
 
 describe("benchPlan", () => {
@@ -24,6 +25,23 @@ describe("benchPlan", () => {
     expect(Math.max(...quick.worldSizes.map((s) => s.files))).toBeLessThan(100_000);
     expect(quick.gateTimeMs).toBeLessThan(full.gateTimeMs);
     expect(quick.scalingRounds).toBe(1);
+  });
+  it("times no default run unless asked, and refuses a count that is not a small whole number", () => {
+    const plain = benchPlan([]);
+    const three = benchPlan(["--quick", "--default-runs", "3"]);
+    if (plain === "help" || three === "help") throw new Error("expected a plan");
+    expect(plain.defaultRuns).toBe(0);
+    expect(three.defaultRuns).toBe(3);
+    for (const bad of ["-1", "1.5", "three", "", "10"]) {
+      expect(() => benchPlan([`--default-runs=${bad}`])).toThrow(InputError);
+      expect(() => benchPlan([`--default-runs=${bad}`])).toThrow(/--default-runs: a whole number of runs from 0 to 9/);
+    }
+  });
+  it("makes the run without the cache only beside timed default runs", () => {
+    const p = benchPlan(["--default-runs", "1", "--uncached-default-run"]);
+    if (p === "help") throw new Error("expected a plan");
+    expect(p.uncachedDefaultRun).toBe(true);
+    expect(() => benchPlan(["--uncached-default-run"])).toThrow(/--uncached-default-run: --default-runs 1 or more too/);
   });
   it("answers --help and refuses what it does not know", () => {
     expect(benchPlan(["--help"])).toBe("help");

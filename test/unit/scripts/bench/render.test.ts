@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderCache, renderReport, renderScaling, renderTargets, renderTrials } from "../../../../scripts/bench/render.ts";
+import { renderCache, renderDefaultRuns, renderReport, renderScaling, renderTargets, renderTrials } from "../../../../scripts/bench/render.ts";
 import { buildReport } from "../../../../scripts/bench/report.ts";
 import { measurements, run } from "./fixtures.ts";
 
@@ -44,6 +44,41 @@ describe("render", () => {
     expect(text).toMatch(/^records equal with and without cache: no \(3 differences\)/);
     expect(text).toContain("  x: misses: 0 -> 1");
     expect(text).toContain("... 2 more");
+  });
+
+  it("shows each timed default run, the median judged, and whether the runs' records agree", () => {
+    expect(renderDefaultRuns(buildReport(measurements()))).toMatch(/^Default npm run eval: not timed \(npm run bench -- --default-runs 3/);
+    const defaultRuns = {
+      runs: [
+        {
+          wall_s: 150.2,
+          busy_cpu_s: 290,
+          busy_cores: 1.93,
+          trials: 6758,
+          harness_errors: 0,
+          cache: { worlds_built: 588, replays_run: 307, answers_asked: 2571 },
+        },
+        { wall_s: 140.4, busy_cpu_s: 275, busy_cores: 1.96, trials: 6758, harness_errors: 1, cache: null },
+      ],
+      median_wall_s: 150.2,
+      records_equal: false,
+      difference_count: 1,
+      differences: ['run 2: x: outcome: "passed" -> "harness_error"'],
+      uncached: null,
+    };
+    const text = renderDefaultRuns(buildReport(measurements({ defaultRuns })));
+    expect(text).toMatch(/│ 1\s*│ 6758\s*│ 0\s*│ 150\.2\s*│ 290\s*│ 1\.93\s*│ 588\s*│ 307\s*│ 2571/);
+    expect(text).toMatch(/│ 2\s*│ 6758\s*│ 1\s*│ 140\.4\s*│ 275\s*│ 1\.96\s*│ –\s*│ –\s*│ –/);
+    expect(text).toContain("median wall: 150.2 s (target ≤ 90 s) MISS");
+    expect(text).toContain("records equal in every run: no (1 differences)");
+    expect(text).toContain('  run 2: x: outcome: "passed" -> "harness_error"');
+    expect(text).toContain("with --no-cache (every trial in its own world): not run");
+    const uncached = { run: { ...defaultRuns.runs[0]!, wall_s: 2790.5 }, records_equal: false, difference_count: 2, differences: ["y: misses: 0 -> 1"] };
+    const withUncached = renderDefaultRuns(buildReport(measurements({ defaultRuns: { ...defaultRuns, uncached } })));
+    expect(withUncached).toContain(
+      "with --no-cache (every trial in its own world): 2790.5 s, 6758 trials, 0 harness errors; records equal to run 1: no (2 differences)\n  y: misses: 0 -> 1",
+    );
+    expect(renderTargets(buildReport(measurements({ defaultRuns })))).toMatch(/default npm run eval, median wall.*│ 150\.2 s\s*│ ≤ 90 s\s*│ MISS/);
   });
 
   it("lists every target with its status", () => {

@@ -65,6 +65,7 @@ describe("buildReport", () => {
       "cache",
       "world_size",
       "sandbox_costs",
+      "default_run",
       "gates",
     ]);
     expect(keys(sparse)).toEqual(keys(full));
@@ -79,6 +80,7 @@ describe("buildReport", () => {
       "policy_gate_p50_us",
       "shell_ast_p50_us",
       "shell_ast_p99_us",
+      "default_run_wall_s",
     ]);
     expect(keys(full.trials.phases_median_ms)).toEqual(["prepare_world", "snapshot_s0", "agent_loop", "final_snapshot", "hidden_test", "fold_record"]);
   });
@@ -150,6 +152,27 @@ describe("buildReport", () => {
     expect(buildReport(measurements()).cache).toEqual({ records_equal: true, trials: 4, difference_count: 0, differences: [] });
     const differs = buildReport(measurements({ cache: { trials: 4, equal: false, differences: ["x: misses: 0 -> 1"], difference_count: 1 } }));
     expect(differs.cache).toEqual({ records_equal: false, trials: 4, difference_count: 1, differences: ["x: misses: 0 -> 1"] });
+  });
+
+  it("judges the default run on its median wall time, n/a when it was not timed", () => {
+    expect(buildReport(measurements()).targets.default_run_wall_s).toMatchObject({ value: null, status: "n/a", limit: 90, unit: "s" });
+    expect(buildReport(measurements()).default_run).toBeNull();
+    const timed = (median_wall_s: number) =>
+      buildReport(
+        measurements({
+          defaultRuns: {
+            runs: [{ wall_s: median_wall_s, busy_cpu_s: 280, busy_cores: 1.95, trials: 6758, harness_errors: 0, cache: { worlds_built: 588 } }],
+            median_wall_s,
+            records_equal: true,
+            difference_count: 0,
+            differences: [],
+            uncached: null,
+          },
+        }),
+      );
+    expect(timed(143.7).targets.default_run_wall_s).toMatchObject({ value: 143.7, status: "MISS" });
+    expect(timed(90).targets.default_run_wall_s).toMatchObject({ value: 90, status: "PASS" });
+    expect(timed(90).default_run?.runs[0]?.trials).toBe(6758);
   });
 
   it("marks what was not measured n/a with a null value", () => {
