@@ -23,11 +23,28 @@ export function lexicalAbsolute(input: string, cwd: string, home: string): strin
   return posix.resolve(cwd, expandPath(input, home));
 }
 
+/** A `.` or `..` segment of a path. */
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+
+/**
+ * An absolute path that `posix.resolve` returns unchanged: `/`, or slash-separated segments none
+ * of which is empty, `.` or `..`, with no trailing slash.
+ */
+function isResolvedAbsolute(p: string): boolean {
+  if (p === "/") return true;
+  return p.charCodeAt(0) === 47 && p.charCodeAt(p.length - 1) !== 47 && !p.includes("//") && !DOT_SEGMENT.test(p);
+}
+
 /**
  * True when `target` is `root` or lies under it. Decided by path relation, never
  * by string prefix: `/srv/app2` is not inside `/srv/app`. Both paths must be absolute.
+ * Two paths already in resolved form (what the gates mostly compare) are related segment by
+ * segment without `posix.relative`, which resolves both again; any other pair goes through it.
  */
 export function isInside(root: string, target: string): boolean {
+  if (isResolvedAbsolute(root) && isResolvedAbsolute(target)) {
+    return root === "/" || target === root || (target.startsWith(root) && target.charCodeAt(root.length) === 47);
+  }
   const rel = posix.relative(root, target);
   return rel === "" || (rel !== ".." && !rel.startsWith("../") && !posix.isAbsolute(rel));
 }
