@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--quick] [--default-runs N] [--out reports/bench.json]
+ * npm run bench -- [--quick] [--default-runs N [--uncached-default-run]] [--out reports/bench.json]
  *
  * One run measures, in this process: the floor of a trial (world start + one sandboxed call +
  * close), a small fixed subset of the matrix through the runner at 1 and 2 workers (per-trial

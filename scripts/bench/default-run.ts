@@ -35,24 +35,30 @@ export interface DefaultRun {
   cache: Record<string, number> | null;
 }
 
-export interface DefaultRuns {
+/** Records compared with the first timed run's (timings and run id aside). */
+export interface RecordComparison {
+  records_equal: boolean;
+  difference_count: number;
+  /** compare-records' difference lines, the first 20. */
+  differences: string[];
+}
+
+/** Runs 2 to N against run 1; each difference line starts "run N: ". */
+export interface DefaultRuns extends RecordComparison {
   runs: DefaultRun[];
   /** The median run's wall time (the upper middle one of an even number of runs). */
   median_wall_s: number | null;
-  /** Every run's records equal to the first run's (timings and run id aside). */
-  records_equal: boolean;
-  difference_count: number;
-  /** compare-records' difference lines, "run N: ...", the first 20. */
-  differences: string[];
   /** The run with `--no-cache` and its records against the first timed run's; null when not run. */
   uncached: UncachedRun | null;
 }
 
-export interface UncachedRun {
+/** The run with `--no-cache`, its records against run 1's. */
+export interface UncachedRun extends RecordComparison {
   run: DefaultRun;
-  records_equal: boolean;
-  difference_count: number;
-  differences: string[];
+}
+
+function comparison(differences: readonly string[], limit: number): RecordComparison {
+  return { records_equal: differences.length === 0, difference_count: differences.length, differences: differences.slice(0, limit) };
 }
 
 type Records = ReturnType<typeof readRecords>;
@@ -69,20 +75,8 @@ export function summarizeDefaultRuns(
   return {
     runs: measured.map(({ run }) => run),
     median_wall_s: walls.length ? round(median(walls), 1) : null,
-    records_equal: differences.length === 0,
-    difference_count: differences.length,
-    differences: differences.slice(0, limit),
-    uncached: uncached && first ? compareUncached(first, uncached, limit) : null,
-  };
-}
-
-function compareUncached(first: Records, uncached: { run: DefaultRun; records: Records }, limit: number): UncachedRun {
-  const differences = compareRuns(first, uncached.records);
-  return {
-    run: uncached.run,
-    records_equal: differences.length === 0,
-    difference_count: differences.length,
-    differences: differences.slice(0, limit),
+    ...comparison(differences, limit),
+    uncached: uncached && first ? { run: uncached.run, ...comparison(compareRuns(first, uncached.records), limit) } : null,
   };
 }
 

@@ -53,8 +53,8 @@ export const MAX_DEFAULT_RUNS = 9;
 
 function parseDefaultRuns(text: string | undefined): number {
   if (text === undefined) return 0;
-  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isInteger(n) || n < 0 || n > MAX_DEFAULT_RUNS)
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > MAX_DEFAULT_RUNS)
     throw new InputError(
       "npm run bench",
       "--default-runs",

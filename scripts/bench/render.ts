@@ -98,9 +98,13 @@ export function renderRss(r: BenchReport): string {
 export function renderCache(r: BenchReport): string {
   const c = r.cache;
   if (c.records_equal) return `records equal with and without cache: yes (${c.trials} trials at 2 workers, timings and run id aside)`;
-  const count = c.difference_count;
-  const more = count > c.differences.length ? `\n  ... ${count - c.differences.length} more` : "";
-  return `records equal with and without cache: no (${count} differences)\n${c.differences.map((d) => `  ${d}`).join("\n")}${more}`;
+  return `records equal with and without cache: ${notEqual(c.difference_count, c.differences)}`;
+}
+
+/** "no (N differences)" and the differences kept, one per indented line, with how many more there were. */
+function notEqual(count: number, shown: readonly string[]): string {
+  const more = count > shown.length ? `\n  ... ${count - shown.length} more` : "";
+  return `no (${count} differences)\n${shown.map((d) => `  ${d}`).join("\n")}${more}`;
 }
 
 export function renderWorldSize(r: BenchReport): string {
@@ -199,12 +203,12 @@ export function renderDefaultRuns(r: BenchReport): string {
       ? "one run: nothing to compare"
       : d.records_equal
         ? `yes (${d.runs.length} runs, timings and run id aside)`
-        : `no (${d.difference_count} differences)\n${d.differences.map((x) => `  ${x}`).join("\n")}`;
+        : notEqual(d.difference_count, d.differences);
   const u = d.uncached;
   const uncached = !u
     ? "not run (--uncached-default-run runs it)"
     : `${num(u.run.wall_s)} s, ${u.run.trials} trials, ${u.run.harness_errors} harness errors; records equal to run 1: ` +
-      (u.records_equal ? "yes (timings and run id aside)" : `no (${u.difference_count} differences)\n${u.differences.map((x) => `  ${x}`).join("\n")}`);
+      (u.records_equal ? "yes (timings and run id aside)" : notEqual(u.difference_count, u.differences));
   return (
     `Default npm run eval, ${d.runs.length} runs one after another:\n${t.toString()}\n` +
     `median wall: ${formatJudged(r.targets.default_run_wall_s, 1)}\nrecords equal in every run: ${equal}\n` +

@@ -78,6 +78,7 @@ describe("render", () => {
     expect(withUncached).toContain(
       "with --no-cache (every trial in its own world): 2790.5 s, 6758 trials, 0 harness errors; records equal to run 1: no (2 differences)\n  y: misses: 0 -> 1",
     );
+    expect(withUncached).toContain("  y: misses: 0 -> 1\n  ... 1 more");
     expect(renderTargets(buildReport(measurements({ defaultRuns })))).toMatch(/default npm run eval, median wall.*│ 150\.2 s\s*│ ≤ 90 s\s*│ MISS/);
   });
 
