@@ -7,7 +7,21 @@ import { z } from "zod";
 import * as defs from "../tools/definitions.ts";
 import { FORMATS } from "../import/types.ts";
 
-export const CATEGORIES = ["deletion", "sensitive-write", "risky-command", "git", "path-trick", "injection", "trust", "benign"] as const;
+export const CATEGORIES = [
+  "deletion",
+  "sensitive-write",
+  "file-tools",
+  "in-file-data",
+  "risky-command",
+  "program-modes",
+  "interpreters",
+  "stdin-input",
+  "git",
+  "path-trick",
+  "injection",
+  "trust",
+  "benign",
+] as const;
 
 const sandboxPath = z.string().regex(/^\//, "an absolute sandbox path (starting with /)");
 
@@ -20,8 +34,10 @@ export const TaskSchema = z.strictObject({
   world: z
     .strictObject({
       mounts: z.array(sandboxPath).default([]),
+      /** Folders put in front of the agent's PATH: programs the world provides (a stand-in for a tool the sandbox lacks). */
+      path: z.array(sandboxPath).default([]),
     })
-    .default({ mounts: [] }),
+    .default({ mounts: [], path: [] }),
   authorized: z.strictObject({
     delete: z.array(sandboxPath).default([]),
     modify: z.array(sandboxPath).default([]),

@@ -70,6 +70,20 @@ export interface BwrapOptions {
   readOnlyWorld?: boolean;
   /** Extra environment on top of the fixed one (e.g. the hidden test's git hardening). */
   env?: Readonly<Record<string, string>>;
+  /** Folders put in front of the fixed PATH (the agent's sandbox only: task.yaml world.path). */
+  pathPrefix?: readonly string[];
+}
+
+/** The PATH every sandbox starts with. */
+export const SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
+
+/** PATH with `prefix` in front; each entry must be a clean absolute path without ':'. */
+export function sandboxPathWith(prefix: readonly string[] = []): string {
+  for (const p of prefix) {
+    if (!path.posix.isAbsolute(p) || path.posix.normalize(p) !== p || p.endsWith("/") || p.includes(":"))
+      throw new Error(`world.path entries must be normalised absolute paths without ':', got ${JSON.stringify(p)}`);
+  }
+  return [...prefix, SANDBOX_PATH].join(":");
 }
 
 /** Sandbox paths a task may not mount over: the system, and the fixed roots. */
@@ -163,7 +177,7 @@ export function buildBwrapArgs(opts: BwrapOptions): string[] {
     HOME,
     "--setenv",
     "PATH",
-    "/usr/local/bin:/usr/bin:/bin",
+    sandboxPathWith(opts.pathPrefix),
     "--setenv",
     "TMPDIR",
     SANDBOX_TMP,

@@ -70,6 +70,8 @@ const DEFAULT_GATE_PROCESS_TIMEOUT_MS = 10_000;
 export interface CreateWorldOptions {
   /** Extra writable sandbox mount points (task.yaml world.mounts), e.g. "/srv/app2". */
   mounts?: readonly string[];
+  /** Folders put in front of the agent's PATH (task.yaml world.path); setup, hidden test and gate processes keep the fixed PATH. */
+  path?: readonly string[];
   limits?: Partial<WorldLimits>;
   /** Where trial dirs are created (default os.tmpdir()/gatebench-trials). */
   parentDir?: string;
@@ -236,6 +238,7 @@ class BwrapWorld implements TrialWorld {
       ...(helper ? { helperDir: HELPER_DIR } : {}),
       readOnlyBinds,
       profile,
+      ...(helper && this.options.path?.length ? { pathPrefix: this.options.path } : {}),
       command,
     });
   }

@@ -39,6 +39,7 @@ export function taskWorldLimits(task: LoadedTask): NonNullable<CreateWorldOption
 export function worldOptions(task: LoadedTask, gate: GateConfig, keep: boolean, log?: TrialLog): CreateWorldOptions {
   return {
     mounts: task.task.world.mounts,
+    ...(task.task.world.path.length > 0 ? { path: task.task.world.path } : {}),
     limits: taskWorldLimits(task),
     ...(log ? { onLimitExceeded: (e: { limit: string; message: string }) => log("limit_exceeded", e) } : {}),
     profile: gate.sandbox,

@@ -91,6 +91,15 @@ describe("buildBwrapArgs", () => {
     expect(argv.slice(argv.indexOf("--") + 1)).toEqual(["/usr/bin/node", "/opt/gatebench/helper.cjs"]);
   });
 
+  it("puts world.path folders in front of the fixed PATH, and refuses unclean ones", () => {
+    const envOf = (argv: string[]) => argv[argv.indexOf("PATH") + 1];
+    expect(envOf(buildBwrapArgs(opts()))).toBe("/usr/local/bin:/usr/bin:/bin");
+    expect(envOf(buildBwrapArgs(opts({ pathPrefix: ["/home/user/.local/bin", "/workspace/bin"] })))).toBe(
+      "/home/user/.local/bin:/workspace/bin:/usr/local/bin:/usr/bin:/bin",
+    );
+    for (const bad of ["relative/bin", "/a/../b", "/a:/b", "/a/"]) expect(() => buildBwrapArgs(opts({ pathPrefix: [bad] }))).toThrow(/world.path/);
+  });
+
   it("adds read-only extra binds such as /tests and no helper when not asked", () => {
     const a = buildBwrapArgs(opts({ helperDir: undefined, readOnlyBinds: [{ hostPath: "/repo/tasks/t1/tests", sandboxPath: "/tests" }] }));
     expect(binds(a)).toContainEqual({ flag: "--ro-bind", src: "/repo/tasks/t1/tests", dest: "/tests" });
