@@ -1,5 +1,5 @@
 /**
- * The host side of the in-sandbox helper (inside/helper.cjs): one bwrap process running the
+ * The host side of the in-sandbox helper (inside/agent.cjs, bundled as helper.cjs): one bwrap process running the
  * helper, JSON-line requests with ids, responses matched back to their callers. If the
  * helper dies (the agent ran `kill -9 -1`), pending calls fail with `helper_died`.
  */

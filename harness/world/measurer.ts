@@ -1,6 +1,6 @@
 /**
  * The measurer: one sandboxed process per folder of trial dirs that takes the snapshots and the
- * disk use of every world in that folder (harness/world/inside/helper.cjs in `--measurer` mode).
+ * disk use of every world in that folder (harness/world/inside/measurer-main.cjs).
  * Starting a process per world cost a Node start for every world, view and replay copy; one
  * process serves them all, each world by its own key, measured one request at a time per world
  * and side by side across worlds.
@@ -27,7 +27,7 @@ const RETIRE_GRACE_MS = 30_000;
 export interface MeasurerSetup {
   host: HostSystem;
   helperDir: string;
-  helperScript: string;
+  measurerScript: string;
 }
 
 class Measurer {
@@ -65,7 +65,7 @@ class Measurer {
         worldsDir: this.worldsDir,
         host: this.setup.host,
         helperDir: this.setup.helperDir,
-        command: ["/usr/bin/node", this.setup.helperScript, "--measurer"],
+        command: ["/usr/bin/node", this.setup.measurerScript],
         privileged: canSwitchUser(),
       }),
     )

@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EnvView, GateProcessBind, GateProcessOutput, LstatInfo } from "../../gates/types.ts";
 import { buildBwrapArgs, probeHostSystem, type HostSystem } from "./bwrap-args.ts";
+import { helperBundleDir, HELPER_SCRIPT, MEASURER_SCRIPT } from "./helper-bundle.ts";
 import { HelperProcess, type HelperResponse } from "./helper-client.ts";
 import { HIDDEN_TEST_ENV, tamperReport, type TamperReport } from "./hidden-test.ts";
 import { DEFAULT_RESOURCE_LIMITS, helperLimitsArg, limitMessage, prlimitArgv } from "./limits.ts";
@@ -15,7 +16,7 @@ import { leaseMeasurer, type MeasurerLease } from "./measurer.ts";
 import { runBwrap } from "./run-sandboxed.ts";
 import { normaliseProfile, resolveProfile, type ProfileOption } from "./strict-profile.ts";
 import { copyTrialDir, createTrialDir, DEFAULT_TRIALS_DIR, releaseTrialIdentity, removeTrialDir, rootDirs, stageCopy, type TrialDir } from "./trial-dir.ts";
-import { GATE_HOOKS_MOUNT, GATE_NODE_MODULES_MOUNT, HELPER_MOUNT, HOME, SANDBOX_TMP, TESTS_MOUNT, WORKSPACE } from "../../kernel/sandbox-paths.ts";
+import { GATE_HOOKS_MOUNT, GATE_NODE_MODULES_MOUNT, HOME, SANDBOX_TMP, TESTS_MOUNT, WORKSPACE } from "../../kernel/sandbox-paths.ts";
 import type { SandboxProfile } from "../../kernel/sandbox-profile.ts";
 import { SnapshotMap } from "./snapshot-map.ts";
 import type { ExecResult, LimitKind, OpResult, Snapshot, SnapshotEntry, SnapshotStats, World, WorldFs, WorldLimits } from "./types.ts";
@@ -59,8 +60,6 @@ export const INCREMENTAL_MIN_ENTRIES = 2_000;
 const HOST_GRACE_MS = 5_000;
 /** Snapshots are harness work: not bound by a task's short per-call limit. */
 const SNAPSHOT_TIMEOUT_MS = 120_000;
-const HELPER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "inside");
-const HELPER_SCRIPT = `${HELPER_MOUNT}/helper.cjs`;
 /** Where runScript binds the host script; only that one-shot sandbox ever sees it. */
 const SCRIPT_MOUNT = "/run/gatebench/script.sh";
 /** The repository's node_modules, bound read-only into gate sandboxes (hooks shipped as npm packages). */
@@ -224,7 +223,7 @@ class BwrapWorld implements TrialWorld {
     this.trialTimer.unref();
     this.env = this.makeEnv();
     this.fs = this.makeFs();
-    this.measurer = leaseMeasurer(trial.dir, { host: host(), helperDir: HELPER_DIR, helperScript: HELPER_SCRIPT });
+    this.measurer = leaseMeasurer(trial.dir, { host: host(), helperDir: helperBundleDir(), measurerScript: MEASURER_SCRIPT });
     if (!options.keep) this.forget = removeAtExit(trial.dir);
   }
 
@@ -235,7 +234,7 @@ class BwrapWorld implements TrialWorld {
     return buildBwrapArgs({
       mounts: this.trial.mounts,
       host: host(),
-      ...(helper ? { helperDir: HELPER_DIR } : {}),
+      ...(helper ? { helperDir: helperBundleDir() } : {}),
       readOnlyBinds,
       profile,
       ...(helper && this.options.path?.length ? { pathPrefix: this.options.path } : {}),
@@ -413,7 +412,7 @@ class BwrapWorld implements TrialWorld {
    * world of at least INCREMENTAL_MIN_ENTRIES paths from the events since, which costs what
    * changed; in a smaller one by walking everything, reusing its hashes. Otherwise it walks
    * everything, reusing `previous`'s hashes, and answers whole. The result is the same either
-   * way (harness/world/inside/helper.cjs, incremental snapshots).
+   * way (harness/world/inside/measurer.cjs, incremental snapshots).
    */
   snapshot(previous?: Snapshot): Promise<Snapshot> {
     const run = this.snapshotQueue.then(() => this.takeSnapshot(previous));

@@ -1,0 +1,78 @@
+/**
+ * Code that runs inside a sandbox, compiled once into single files with plain node's formats
+ * (esbuild): the sandboxed extension worker (gates/pi-extension/sandbox/bundle.ts) and the
+ * in-sandbox helper and measurer (harness/world/helper-bundle.ts). A sandbox cannot load the
+ * repository's TypeScript without a transpiler in every process, and one file starts faster than
+ * many.
+ *
+ * The files lie under node_modules/.cache/gatebench (the usual place of a tool's build output) in
+ * a folder named by a hash of their contents, readable by every user (the sandbox may run as
+ * another one). A process compiles once (a few milliseconds) and reuses the folder when it
+ * exists; concurrent processes each write their own and the first rename wins.
+ */
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildSync, type BuildOptions } from "esbuild";
+
+const CACHE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../node_modules/.cache/gatebench");
+
+export interface BundleSpec {
+  /** Folder name prefix under the cache, e.g. "extension-worker". */
+  name: string;
+  /** Output name (without extension) -> entry file. */
+  entries: Readonly<Record<string, string>>;
+  format: "esm" | "cjs";
+  /** The output files' extension, e.g. ".mjs" or ".cjs". */
+  extension: string;
+  /** Packages resolve at run time from the node_modules the sandbox binds (true), or are bundled in. */
+  externalPackages: boolean;
+}
+
+/** Compiles `spec` and returns the folder holding `<entry name><extension>` for every entry; throws when the code does not compile. */
+export function bundleOnce(spec: BundleSpec): string {
+  const expected = Object.keys(spec.entries)
+    .map((n) => `${n}${spec.extension}`)
+    .sort();
+  const options: BuildOptions = {
+    entryPoints: { ...spec.entries },
+    outdir: "out",
+    outExtension: { ".js": spec.extension },
+    bundle: true,
+    platform: "node",
+    format: spec.format,
+    target: "node20",
+    ...(spec.externalPackages ? { packages: "external" as const } : {}),
+    write: false,
+    logLevel: "silent",
+  };
+  let modules: { name: string; code: Uint8Array }[];
+  try {
+    modules = (buildSync(options).outputFiles ?? []).map((f) => ({ name: path.basename(f.path), code: f.contents }));
+  } catch (e) {
+    throw new Error(`cannot compile ${spec.name} (${Object.values(spec.entries).join(", ")}): ${(e as Error).message}`);
+  }
+  modules.sort((a, b) => a.name.localeCompare(b.name));
+  if (modules.map((m) => m.name).join() !== expected.join())
+    throw new Error(`${spec.name} compiled to ${modules.map((m) => m.name).join(", ")}, not ${expected.join(", ")}`);
+  const hash = createHash("sha256");
+  for (const m of modules) hash.update(m.name).update("\0").update(m.code).update("\0");
+  const dir = path.join(CACHE, `${spec.name}-${hash.digest("hex").slice(0, 16)}`);
+  if (modules.every((m) => existsSync(path.join(dir, m.name)))) return dir;
+  mkdirSync(CACHE, { recursive: true });
+  const fresh = mkdtempSync(path.join(CACHE, `.${spec.name}-`));
+  for (const m of modules) {
+    writeFileSync(path.join(fresh, m.name), m.code);
+    chmodSync(path.join(fresh, m.name), 0o644);
+  }
+  chmodSync(fresh, 0o755);
+  try {
+    renameSync(fresh, dir);
+  } catch (e) {
+    rmSync(fresh, { recursive: true, force: true });
+    // Another process put the same modules there first.
+    if (!modules.every((m) => existsSync(path.join(dir, m.name)))) throw e;
+  }
+  return dir;
+}
