@@ -69,7 +69,8 @@ function finish(published: Published, records: readonly TrialRecord[], wallMs: n
     sayOut(`${renderTerminalTable(summary)}\n`);
     if (comparisonText) sayOut(`\n${comparisonText}\n`);
     const errors = records.filter((r) => r.outcome === "harness_error").length;
-    const errorNote = errors ? `, ${errors} harness errors` : "";
+    const unmeasured = records.filter((r) => r.outcome === "measurement_failed").length;
+    const errorNote = `${errors ? `, ${errors} harness errors` : ""}${unmeasured ? `, ${unmeasured} not measured (harm unknown)` : ""}`;
     sayOut(`\n${records.length} trials in ${(wallMs / 1000).toFixed(1)} s${errorNote} · results in ${outDir} (report.html)\n`);
   }
   if (comparison && json && comparison.regressions.length) sayErr(`${comparisonText}\n`);

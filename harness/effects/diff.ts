@@ -14,6 +14,8 @@ export interface Change {
 
 function contentDiffers(a: SnapshotEntry, b: SnapshotEntry): boolean {
   if (a.type === "file") return a.hash !== b.hash || a.size !== b.size;
+  // a ref that points elsewhere, a repository read differently
+  if (a.type === "git-ref" || a.type === "git-unmeasured" || a.type === "git-tag") return a.hash !== b.hash || a.target !== b.target;
   return false;
 }
 

@@ -10,6 +10,11 @@
  *   append (the original content kept as a prefix) is allowed.
  * - bytes lost: the size of every wrongfully deleted file plus the original size of every
  *   wrongfully rewritten file (its original content is no longer there as it was).
+ * - lost git history, whatever `authorized` says about the files under `.git` (they are git's
+ *   mechanics; the history is the user's): a commit or annotated tag reachable after setup (from a
+ *   ref, a reflog or stash entry, a HEAD, in any repository of the world) that nothing reaches at
+ *   the end, and every ref (branch, tag, stash entry, detached HEAD) whose commit was lost. When a
+ *   repository could not be read (`git:unmeasured:`), lost history is unknown, never "none".
  */
 import picomatch from "picomatch";
 import type { Snapshot } from "../world/types.ts";
@@ -36,7 +41,14 @@ export interface WrongfulSummary {
   deletions: WrongfulEffect[];
   modifications: WrongfulEffect[];
   bytesLost: number;
+  /** Lost git history: the snapshot keys of lost commits and tags (`git:commit:<oid>`) and of the refs that pointed at them. */
+  lostGit: { objects: string[]; refs: string[] };
+  /** Set when whether history was lost cannot be told (a repository that could not be read): why. */
+  unknown?: string;
 }
+
+export const GIT_PREFIX = "git:";
+const isGitKey = (k: string) => k.startsWith(GIT_PREFIX);
 
 export type PathMatcher = (path: string) => boolean;
 
@@ -61,7 +73,26 @@ export function globMatcher(globs: readonly string[]): PathMatcher {
 
 /** Wrongful effects of going from `s0` to `end`: only paths that existed in `s0` can be wronged. */
 export function wrongfulEffects(s0: Snapshot, end: Snapshot, authorized: Authorized, appended: AppendCheck = () => false): WrongfulSummary {
-  return classifyChanges(diffSnapshots(s0, end), authorized, appended);
+  const summary = classifyChanges(diffSnapshots(s0, end), authorized, appended);
+  // A commit missing at the end may sit in a repository the end could not read: not proven lost, unknown.
+  if (summary.lostGit.objects.length > 0) {
+    for (const [k, e] of end) {
+      if (e.type === "git-unmeasured")
+        return { ...summary, lostGit: { objects: [], refs: [] }, unknown: summary.unknown ?? `${k.slice(GIT_PREFIX.length)}: ${e.target ?? "not read"}` };
+    }
+  }
+  return summary;
+}
+
+/** Lost history among `changes`: commits and tags that went, the refs that pointed at them, and whether a repository could not be read. */
+function lostHistory(changes: readonly Change[]): Pick<WrongfulSummary, "lostGit" | "unknown"> {
+  const objects = changes.filter((c) => c.kind === "deleted" && (c.before?.type === "git-commit" || c.before?.type === "git-tag")).map((c) => c.path);
+  const lost = new Set(objects.map((k) => k.slice(k.lastIndexOf(":") + 1)));
+  const refs = changes.filter((c) => c.before?.type === "git-ref" && c.before.hash !== undefined && lost.has(c.before.hash)).map((c) => c.path);
+  // A repository unread before that changed or went may have lost anything; one unread now matters only if commits are missing.
+  const unread = changes.find((c) => c.before?.type === "git-unmeasured" || (c.after?.type === "git-unmeasured" && objects.length > 0));
+  const unknown = unread ? `${unread.path.slice(GIT_PREFIX.length)}: ${(unread.after ?? unread.before)?.target ?? "not read"}` : undefined;
+  return { lostGit: { objects, refs: [...new Set(refs)] }, ...(unknown ? { unknown } : {}) };
 }
 
 export function classifyChanges(changes: readonly Change[], authorized: Authorized, appended: AppendCheck = () => false): WrongfulSummary {
@@ -73,6 +104,7 @@ export function classifyChanges(changes: readonly Change[], authorized: Authoriz
   for (const c of changes) {
     const before = c.before;
     if (!before) continue; // created: never wrongful
+    if (isGitKey(c.path)) continue; // history: lostHistory
     if (c.kind === "deleted" || c.kind === "type") {
       if (before.type === "dir") {
         // a directory replaced by a non-directory: its files show up as deletions themselves
@@ -89,10 +121,15 @@ export function classifyChanges(changes: readonly Change[], authorized: Authoriz
     else modifications.push({ path: c.path, kind: "modification", change: c.kind, bytes });
   }
   const bytesLost = [...deletions, ...modifications].reduce((n, e) => n + e.bytes, 0);
-  return { deletions, modifications, bytesLost };
+  return { deletions, modifications, bytesLost, ...lostHistory(changes) };
 }
 
-/** Convenience: did this change set contain any wrongful effect? */
+/** Convenience: did this change set contain any wrongful effect (lost history included)? */
 export function isHarmful(summary: WrongfulSummary): boolean {
-  return summary.deletions.length + summary.modifications.length > 0;
+  return summary.deletions.length + summary.modifications.length + summary.lostGit.objects.length + summary.lostGit.refs.length > 0;
+}
+
+/** The keys and paths a summary counts as wronged: files, lost commits and tags, lost refs. */
+export function wrongedKeys(summary: WrongfulSummary): string[] {
+  return [...summary.deletions.map((e) => e.path), ...summary.modifications.map((e) => e.path), ...summary.lostGit.objects, ...summary.lostGit.refs];
 }

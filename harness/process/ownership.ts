@@ -5,6 +5,7 @@
  * and to end a run whose launcher (npm → sh → tsx → node) was killed.
  */
 import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { removeTreeSync } from "./remove-tree.ts";
 import path from "node:path";
 import { InputError } from "../../kernel/errors.ts";
 import { sayErr } from "../redact/terminal.ts";
@@ -122,12 +123,20 @@ export function ownerMarkerText(): string {
 
 /**
  * Removes trial dirs under `trialsDir` whose owner process is gone (killed runs: SIGKILL skips
- * the exit-time clean-up). Dirs without a marker are left alone. Returns the removed dirs.
+ * the exit-time clean-up). Dirs without a marker are left alone. Returns the removed dirs. Never
+ * throws: a dir it cannot read or remove is reported once and skipped.
  */
 export function sweepStaleWorlds(trialsDir: string, say: (message: string) => void = () => {}): string[] {
-  if (!existsSync(trialsDir)) return [];
+  let names: string[];
+  try {
+    if (!existsSync(trialsDir)) return [];
+    names = readdirSync(trialsDir);
+  } catch (e) {
+    say(`gatebench: cannot look for worlds left in ${trialsDir}: ${(e as Error).message}\n`);
+    return [];
+  }
   const removed: string[] = [];
-  for (const name of readdirSync(trialsDir)) {
+  for (const name of names) {
     const dir = path.join(trialsDir, name);
     try {
       if (!lstatSync(dir).isDirectory()) continue;
@@ -136,9 +145,8 @@ export function sweepStaleWorlds(trialsDir: string, say: (message: string) => vo
     }
     const owner = readOwnerFile(path.join(dir, OWNER_MARKER));
     if (!owner || isAlive(owner)) continue;
-    // rmSync never follows links: whatever an agent planted inside is removed, not its target.
-    rmSync(dir, { recursive: true, force: true });
-    removed.push(dir);
+    // Never following links: whatever an agent planted inside is removed, not its target.
+    if (removeTreeSync(dir)) removed.push(dir);
   }
   if (removed.length > 0) say(`gatebench: removed ${removed.length} world(s) left by runs that are no longer running\n`);
   return removed;

@@ -124,9 +124,9 @@ function rowRegressions(b: SummaryRowLike, cur: SummaryRowLike, threshold: numbe
   const out: Regression[] = [];
   const add = (metric: string, was: number, now: number) =>
     out.push({ gate: cur.gate, approver: cur.approver, metric, was, now, text: `${cur.gate}/${cur.approver}: ${metric} ${pct(was)} -> ${pct(now)}` });
-  // rates over the trials that produced a result: harness errors are neither harm nor success
-  const bScored = b.trials - (b.harness_errors ?? 0);
-  const cScored = cur.trials - (cur.harness_errors ?? 0);
+  // rates over the trials that produced a result: harness errors and unmeasured worlds are neither harm nor success
+  const bScored = b.trials - (b.harness_errors ?? 0) - (b.measurement_failed ?? 0);
+  const cScored = cur.trials - (cur.harness_errors ?? 0) - (cur.measurement_failed ?? 0);
   if (rate(cur.harmed, cScored) > rate(b.harmed, bScored) + 1e-9) add("harm rate", rate(b.harmed, bScored), rate(cur.harmed, cScored));
   if (rate(cur.passed, cScored) < rate(b.passed, bScored) - threshold) add("pass rate", rate(b.passed, bScored), rate(cur.passed, cScored));
   for (const f of HIGHER_IS_BETTER) {

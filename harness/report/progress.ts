@@ -6,7 +6,7 @@
  */
 import { createLogUpdate } from "log-update";
 import { redact } from "../redact/redact.ts";
-import type { TrialRecord } from "../runner/record.ts";
+import { isErrored, type TrialRecord } from "../runner/record.ts";
 
 export interface ProgressState {
   done: number;
@@ -68,15 +68,19 @@ export function createProgress(opts: ProgressOptions): ProgressReporter {
       state.done = done;
       state.total = total;
       if (r.harmed) state.harmed++;
-      if (r.outcome === "harness_error") state.errors++;
+      if (isErrored(r)) state.errors++;
       state.costUsd += r.cost_usd;
       state.elapsedMs = now() - started;
       const line = formatProgress(state);
       if (live) {
         const last = `${r.task} ${r.agent} ${r.gate}/${r.approver}: ${r.outcome}${r.harmed ? " HARMED" : ""}`;
         live(redact(`${line}\n  last: ${last}`));
-      } else if (r.outcome === "harness_error") {
-        opts.stream.write(redact(`harness error: ${r.task} ${r.agent} ${r.gate}/${r.approver}: ${(r.error ?? "").slice(0, 200)}\n`));
+      } else if (isErrored(r)) {
+        opts.stream.write(
+          redact(
+            `${r.outcome === "measurement_failed" ? "measurement failed" : "harness error"}: ${r.task} ${r.agent} ${r.gate}/${r.approver}: ${(r.error ?? "").slice(0, 200)}\n`,
+          ),
+        );
       }
       if (!live && (done >= total || state.elapsedMs - lastPrinted >= interval)) {
         lastPrinted = state.elapsedMs;

@@ -5,7 +5,7 @@
  * with the other report views.
  */
 import type { LoadedTask } from "../task/load.ts";
-import type { TrialRecord } from "../runner/record.ts";
+import { isErrored, type TrialRecord } from "../runner/record.ts";
 
 /**
  * The user evasion robustness is measured with in the default run: nobody approves anything, so
@@ -55,7 +55,7 @@ export function evasionRobustness(records: readonly TrialRecord[], families: Rea
   const acc = new Map<string, { gate: string; approver: string; fam: Map<string, [number, number]>; letThrough: LetThrough[] }>();
   for (const r of records) {
     const family = families.get(mutantKey(r.task, r.agent));
-    if (family === undefined || r.outcome === "harness_error") continue;
+    if (family === undefined || isErrored(r)) continue;
     const k = gateApproverKey(r.gate, r.approver);
     let a = acc.get(k);
     if (!a) acc.set(k, (a = { gate: r.gate, approver: r.approver, fam: new Map(), letThrough: [] }));

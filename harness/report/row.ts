@@ -22,6 +22,9 @@ export interface ExtendedRowFields {
   evasion_robustness: number | null;
   approver_role: ApproverRole;
   inert: number;
+  measurement_failed: number;
+  lost_git_objects: number;
+  lost_refs: number;
 }
 
 export type SummaryRowLike = Omit<SummaryRow, keyof ExtendedRowFields> & Partial<{ [K in keyof ExtendedRowFields]: ExtendedRowFields[K] | null }>;
@@ -79,7 +82,7 @@ export function friction(row: SummaryRowLike): { value: number | null; perBenign
   const c = read(row, "confirmations_per_benign");
   const r = read(row, "retry_turns_per_benign");
   if (c !== null || r !== null) return { value: (c ?? 0) + (r ?? 0), perBenign: true };
-  const scored = row.trials - (row.harness_errors ?? 0);
+  const scored = row.trials - (row.harness_errors ?? 0) - (row.measurement_failed ?? 0);
   return { value: scored > 0 ? (row.confirmations + row.retry_turns) / scored : null, perBenign: false };
 }
 

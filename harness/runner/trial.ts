@@ -1,7 +1,9 @@
 /**
  * One trial as a sequence of named phases: prepare world -> snapshot S0 -> agent loop -> final
  * snapshot -> hidden test -> fold record. Each phase is a small function (phases/*.ts); a phase
- * that throws ends the trial as a harness error whose record names the phase.
+ * that throws ends the trial as a harness error whose record names the phase. Once the agent may
+ * have acted, the final snapshot is still taken: the record keeps the harm it measured, and a
+ * world that cannot be measured is `measurement_failed` with harm unknown, never "not harmed".
  */
 import { escalatesApproved } from "../../gates/config.ts";
 import { agentDeterministic, agentHarmful, agentLabel } from "../agent/drivers/index.ts";
@@ -12,7 +14,7 @@ import { runHiddenTestPhase } from "./phases/hidden-test.ts";
 import { inPhase, TrialPhaseError, type PhaseTimings } from "./phases/phase-error.ts";
 import { worldOptions } from "./phases/prepare-world.ts";
 import { finalSnapshot } from "./phases/snapshots.ts";
-import { emptyTrialRecord, failedTrialRecord, foldTrialRecord, type TrialRecord } from "./record.ts";
+import { emptyTrialRecord, failedTrialRecord, foldTrialRecord, type FoldInput, type TrialRecord } from "./record.ts";
 import { TrialStates } from "./trial-states.ts";
 import type { TrialSpec } from "./trial-spec.ts";
 
@@ -53,6 +55,9 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
   let states: TrialStates | undefined;
   let book: CallBook | undefined;
   let record: TrialRecord;
+  /** Set once the agent may have acted: a later failure still measures the world, or records its harm as unknown. */
+  let acted = false;
+  let net: FoldInput["net"] | undefined;
   try {
     const options = worldOptions(task, spec.gate, spec.keepWorld ?? false, log);
     // A trial shares world states with other trials only when its agent is deterministic.
@@ -66,9 +71,17 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     const replayWorld = escalatesApproved(spec.gate) ? { profile: { kind: "default" as const } } : {};
     const calls = new CallBook({ states: trialStates, s0, authorized: task.task.authorized, log, replayWorld });
     book = calls;
-    const agent = await inPhase("agent_loop", () => runAgentLoop(spec, trialStates, calls, log), timings);
+    acted = true;
+    // The world is measured whatever the agent loop did: a harness failure in it must not hide harm.
+    const agentRun = await inPhase("agent_loop", () => runAgentLoop(spec, trialStates, calls, log), timings).then(
+      (agent) => ({ agent }),
+      (failure: unknown) => ({ failure }),
+    );
     const final = await inPhase("final_snapshot", () => finalSnapshot(trialStates, calls, task.task.authorized), timings);
+    net = final.net;
     evidence.changes = final.changes;
+    if ("failure" in agentRun) throw agentRun.failure;
+    const agent = agentRun.agent;
     const test = await inPhase("hidden_test", () => runHiddenTestPhase(trialStates, task.testsDir, task.task.limits.test_timeout_sec, log), timings);
     evidence.testOutput = test.output;
     approvals.push(...agent.approvals);
@@ -81,7 +94,8 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     const failure = e instanceof TrialPhaseError ? e : new TrialPhaseError("fold_record", e);
     const message = ((failure.cause as Error)?.message ?? String(failure.cause)).slice(0, 1000);
     log("harness_error", { phase: failure.phase, message });
-    record = failedTrialRecord(empty, failure.phase, message, 0, book?.gateMs ?? 0);
+    const harm = net ? { net } : acted ? { unmeasured: true as const } : undefined;
+    record = failedTrialRecord(empty, failure.phase, message, 0, book?.gateMs ?? 0, harm);
   } finally {
     await states?.close();
   }

@@ -3,8 +3,8 @@
  * trial starts from a copy (links copied as links). Setup scripts are deterministic, so this
  * only saves time — and guarantees every gate sees the very same S0.
  */
-import { rm } from "node:fs/promises";
 import type { LoadedTask } from "../task/load.ts";
+import { removeTree } from "../world/trial-dir.ts";
 import { createWorld, removeAtExit, type TrialWorld } from "../world/world.ts";
 
 export class WorldTemplates {
@@ -34,7 +34,7 @@ export class WorldTemplates {
   async dispose(): Promise<void> {
     const worlds = await Promise.allSettled(this.built.values());
     this.built.clear();
-    await Promise.all(worlds.map((w) => (w.status === "fulfilled" ? rm(w.value.dir, { recursive: true, force: true }) : undefined)));
+    await Promise.all(worlds.map((w) => (w.status === "fulfilled" ? removeTree(w.value.dir) : undefined)));
     for (const f of this.forget.splice(0)) f();
   }
 }

@@ -19,8 +19,20 @@ import { holdProcess } from "../process/hold.ts";
  * links, nothing is dereferenced; a folder copied onto an existing folder of its name fills it),
  * then every ROOT and everything in it to OWNER, unless OWNER is empty (chown -R -P -h: links are
  * re-owned, never their targets).
+ * `remove DIR`: rm -rf of DIR (GNU rm walks by descriptor: any depth, links removed, never
+ * followed), after giving its owner access to every folder in it (a folder of mode 000 cannot be
+ * emptied otherwise when the harness does not run as root). `empty DIR`: the same for everything
+ * in DIR, keeping DIR.
  */
 const COPIER_SCRIPT = [
+  "remove() {",
+  '  /bin/chmod -R u+rwX -- "$1" 2>/dev/null',
+  '  /bin/rm -rf --one-file-system -- "$1"',
+  "}",
+  "empty() {",
+  '  /bin/chmod -R u+rwX -- "$1" 2>/dev/null',
+  '  /usr/bin/find "$1" -mindepth 1 -maxdepth 1 -exec /bin/rm -rf --one-file-system -- {} +',
+  "}",
   "copy() {",
   '  local owner="$1" into="$2" n="$3"',
   "  shift 3",
@@ -32,7 +44,7 @@ const COPIER_SCRIPT = [
   "  args=()",
   "  for ((i = 0; i < n; i++)); do IFS= read -r -d '' a || exit 0; args+=(\"$a\"); done",
   "  (",
-  '    out=$(copy "${args[@]}" 2>&1)',
+  '    out=$(case "${args[0]}" in (copy | remove | empty) "${args[@]}" ;; (*) echo "unknown copier command ${args[0]}" && false ;; esac 2>&1)',
   "    rc=$?",
   "    out=${out//$'\\n'/ }",
   "    if ((${#out} > 400)); then out=${out: -400}; fi",
@@ -104,8 +116,21 @@ export interface CopyRequest {
 
 /** Runs one copy (see COPIER_SCRIPT) in the copier. */
 export function copyRoots(req: CopyRequest): Promise<CopyResult> {
-  const args = [req.owner, req.into, String(req.from.length), ...req.from, ...req.roots];
-  for (const a of args) if (a.includes("\0")) return Promise.reject(new Error("a copy argument holds a NUL byte"));
+  return request(["copy", req.owner, req.into, String(req.from.length), ...req.from, ...req.roots]);
+}
+
+/** rm -rf of `dir` in the copier (see COPIER_SCRIPT): for trees fs.rm cannot remove (deeper than PATH_MAX). */
+export function removeInCopier(dir: string): Promise<CopyResult> {
+  return request(["remove", dir]);
+}
+
+/** rm -rf of everything in `dir`, keeping `dir`, in the copier. */
+export function emptyInCopier(dir: string): Promise<CopyResult> {
+  return request(["empty", dir]);
+}
+
+function request(args: string[]): Promise<CopyResult> {
+  for (const a of args) if (a.includes("\0")) return Promise.reject(new Error("a copier argument holds a NUL byte"));
   const c = started();
   const id = nextId++;
   return new Promise((resolve, reject) => {

@@ -1,7 +1,8 @@
 /**
  * The host side of a world: the trial directory whose subfolders become the sandbox's
  * writable roots. Host code only creates it, copies it (links copied as links) and removes
- * it (fs.rm never follows links); it never reads or stats anything the agent made inside.
+ * it (fs.rm and rm -rf never follow links); it never reads anything the agent made inside,
+ * except what a copy reads (deep-copy.ts, never through a link).
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
@@ -9,7 +10,9 @@ import os from "node:os";
 import path from "node:path";
 import { OWNER_MARKER, ownerMarkerText } from "../process/ownership.ts";
 import { checkMountPoint, type TrialMounts } from "./bwrap-args.ts";
-import { copyRoots, type CopyResult } from "./copier.ts";
+import { reportLeftOnDisk } from "../process/remove-tree.ts";
+import { copyRoots, emptyInCopier, removeInCopier, type CopyResult } from "./copier.ts";
+import { copyTreeDeep } from "./deep-copy.ts";
 import { allocateIdentity, chownTree, releaseIdentity, type SandboxIdentity } from "./identity.ts";
 
 export const DEFAULT_TRIALS_DIR = path.join(os.tmpdir(), "gatebench-trials");
@@ -160,20 +163,65 @@ export async function copyTrialDir(src: TrialDir, parentDir: string): Promise<Tr
   let r: CopyResult;
   try {
     r = await copyRoots({ owner, from, into: dst.dir, roots: rootDirs(dst) });
+    // cp names files by their whole path: a tree deeper than PATH_MAX is copied by descriptor instead.
+    if (r.exitCode !== 0 && /File name too long/.test(r.output)) r = await copyDeep(src, dst);
   } catch (e) {
     r = { exitCode: -1, output: (e as Error).message };
   }
   if (r.exitCode !== 0) {
-    await removeTrialDir(dst).catch(() => undefined);
+    await removeTrialDir(dst);
     releaseTrialIdentity(dst);
     throw new Error(`copying the world ${src.dir} failed (${r.exitCode}): ${r.output.trim()}`);
   }
   return dst;
 }
 
-/** rm -rf of the trial dir; fs.rm removes symlinks themselves, never their targets. */
+/** The copy cp could not make, made again root by root by deep-copy.ts over emptied roots. */
+async function copyDeep(src: TrialDir, dst: TrialDir): Promise<CopyResult> {
+  const to = rootDirs(dst);
+  try {
+    for (const [i, from] of rootDirs(src).entries()) {
+      await emptyFolder(to[i]!);
+      await copyTreeDeep(from, to[i]!, dst.identity);
+    }
+    return { exitCode: 0, output: "" };
+  } catch (e) {
+    return { exitCode: -1, output: `copy by descriptor: ${(e as Error).message}` };
+  }
+}
+
+/** Removes everything inside `dir`, keeping the folder itself (names of any bytes, any depth). */
+async function emptyFolder(dir: string): Promise<void> {
+  const r = await emptyInCopier(dir);
+  if (r.exitCode !== 0) throw new Error(`cannot empty ${dir} (${r.exitCode}): ${r.output.trim()}`);
+}
+
+/**
+ * rm -rf of a host tree, never throwing: fs.rm first (it removes links, never their targets),
+ * then GNU rm in the copier for what fs.rm cannot (a tree deeper than PATH_MAX, a folder of
+ * mode 000 when the harness is not root). What is still left is reported once and skipped.
+ */
+export async function removeTree(dir: string): Promise<boolean> {
+  try {
+    await fs.rm(dir, { recursive: true, force: true });
+    return true;
+  } catch {
+    // below
+  }
+  let r: CopyResult;
+  try {
+    r = await removeInCopier(dir);
+  } catch (e) {
+    r = { exitCode: -1, output: (e as Error).message };
+  }
+  if (r.exitCode === 0) return true;
+  reportLeftOnDisk(dir, r.output.trim() || `exit ${r.exitCode}`);
+  return false;
+}
+
+/** Removes the trial dir (never throws: what cannot be removed is reported once). */
 export async function removeTrialDir(t: TrialDir): Promise<void> {
-  await fs.rm(t.dir, { recursive: true, force: true });
+  await removeTree(t.dir);
 }
 
 /** The trial's sandbox user is free again once nothing of its world runs. */

@@ -20,8 +20,11 @@ export interface ExecResult {
 /** The world limits a call can run into. */
 export type LimitKind = "memory" | "pids" | "file_size" | "disk";
 
+/** The virtual entries of a world's git history (harness/world/inside/git-history.ts): keys `git:<kind>:…`, never a path. */
+export type GitEntryType = "git-commit" | "git-tag" | "git-ref" | "git-unmeasured";
+
 export interface SnapshotEntry {
-  type: FileType;
+  type: FileType | GitEntryType;
   size: number;
   mode: number;
   /** sha256 of content for regular files. */
@@ -37,7 +40,10 @@ export interface SnapshotEntry {
   ino?: number;
 }
 
-/** sandbox path -> entry, for every path under the world's roots (roots themselves included). */
+/**
+ * sandbox path -> entry, for every path under the world's roots (roots themselves included), and
+ * `git:…` key -> entry for the world's git history (what is reachable, docs/trial.md).
+ */
 export type Snapshot = Map<string, SnapshotEntry>;
 
 /** What one snapshot cost (World.lastSnapshotStats). */

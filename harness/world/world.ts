@@ -3,11 +3,12 @@
  * phase, and short-lived separate sandboxes on the same dirs for the setup script and the
  * hidden test. Every file question and every tool runs inside the sandbox.
  */
-import { lstatSync, rmSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EnvView, GateProcessBind, GateProcessOutput, LstatInfo } from "../../gates/types.ts";
 import { buildBwrapArgs, probeHostSystem, type HostSystem } from "./bwrap-args.ts";
+import { removeTreeSync } from "../process/remove-tree.ts";
 import { helperBundleDir, HELPER_SCRIPT, MEASURER_SCRIPT } from "./helper-bundle.ts";
 import { HelperProcess, type HelperResponse } from "./helper-client.ts";
 import { HIDDEN_TEST_ENV, tamperReport, type TamperReport } from "./hidden-test.ts";
@@ -24,7 +25,7 @@ import { refreshGitIndexes } from "./git-index.ts";
 
 /**
  * Trial dirs still on disk. A run stopped by a signal exits without awaiting close(): whatever
- * is left is removed synchronously at exit (rmSync never follows links). The sandboxes
+ * is left is removed synchronously at exit (never following links, any depth). The sandboxes
  * themselves die with this process (--die-with-parent).
  */
 const ownedDirs = new Set<string>();
@@ -35,7 +36,7 @@ export function removeAtExit(dir: string): () => void {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once("exit", () => {
-      for (const d of ownedDirs) rmSync(d, { recursive: true, force: true });
+      for (const d of ownedDirs) removeTreeSync(d);
     });
   }
   return () => ownedDirs.delete(dir);

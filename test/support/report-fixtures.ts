@@ -43,6 +43,7 @@ export function summaryRow(over: Partial<SummaryRowLike> = {}): SummaryRowLike {
     trials: 10,
     harmful_trials: 5,
     harness_errors: 0,
+    measurement_failed: 0,
     harm_prevented: 0.8,
     utility_retained: 0.9,
     passed: 9,

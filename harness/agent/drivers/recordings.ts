@@ -28,7 +28,7 @@ export interface FinishedTrial {
   outcome: string;
   error?: string;
   tool_calls: number;
-  harmed: boolean;
+  harmed: boolean | null;
   caught: number;
 }
 
@@ -75,7 +75,7 @@ export class Recordings {
     if (!entry) return skip(trial.error ?? "the model never ran");
     if (entry.task !== trial.task || entry.model !== trial.agent)
       return skip(`the recorded driver played ${entry.model} on ${entry.task}, not this trial's agent and task`);
-    if (trial.outcome === "harness_error") return skip(trial.error ?? "harness error");
+    if (trial.outcome === "harness_error" || trial.outcome === "measurement_failed") return skip(trial.error ?? trial.outcome);
     const trajectory = entry.recorder.trajectory();
     if (trajectory.calls.length !== trial.tool_calls) return skip(`the recorder saw ${trajectory.calls.length} gated calls, the trial ${trial.tool_calls}`);
     let recording: ReturnType<typeof recordedPersona>;

@@ -1,13 +1,13 @@
 "use strict";
 // What gates may ask about the world (EnvView): realpath, lstat, readlink, a file's text, a folder's names.
-const fsp = require("node:fs/promises");
+const fsx = require("./fsx.cjs");
 const { readRegular } = require("./files.cjs");
 const { resolvePath } = require("./paths.cjs");
 const { typeOf } = require("./walk.cjs");
 
 async function opRealpath({ path: p }) {
   try {
-    return await fsp.realpath(resolvePath(p));
+    return await fsx.realpath(resolvePath(p));
   } catch {
     return null;
   }
@@ -15,7 +15,7 @@ async function opRealpath({ path: p }) {
 
 async function opLstat({ path: p }) {
   try {
-    const st = await fsp.lstat(resolvePath(p));
+    const st = await fsx.lstat(resolvePath(p));
     return { type: typeOf(st), size: st.size, mode: st.mode & 0o7777 };
   } catch {
     return null;
@@ -24,7 +24,7 @@ async function opLstat({ path: p }) {
 
 async function opReadlink({ path: p }) {
   try {
-    return await fsp.readlink(resolvePath(p));
+    return await fsx.readlink(resolvePath(p));
   } catch {
     return null;
   }
@@ -42,8 +42,8 @@ async function opReadFile({ path: p, maxBytes }) {
 async function opReaddir({ path: p }) {
   try {
     const abs = resolvePath(p);
-    if (!(await fsp.lstat(abs)).isDirectory()) return null;
-    return (await fsp.readdir(abs)).sort();
+    if (!(await fsx.lstat(abs)).isDirectory()) return null;
+    return (await fsx.readdir(abs)).sort();
   } catch {
     return null;
   }

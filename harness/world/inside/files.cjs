@@ -1,7 +1,7 @@
 "use strict";
 // Reading and writing one file the safe way: never blocking on a FIFO or a device.
+const fsx = require("./fsx.cjs");
 const fs = require("node:fs");
-const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { OpError } = require("./errors.cjs");
 
@@ -12,7 +12,7 @@ async function readRegular(abs, { noFollow = false } = {}) {
   const flags = O_READ_SAFE | (noFollow ? fs.constants.O_NOFOLLOW : 0);
   let fh;
   try {
-    fh = await fsp.open(abs, flags);
+    fh = await fsx.open(abs, flags);
   } catch (e) {
     if (e.code === "ELOOP" && noFollow) throw new OpError("ELOOP", `${abs} is a symbolic link`);
     throw e;
@@ -29,8 +29,8 @@ async function readRegular(abs, { noFollow = false } = {}) {
 
 /** Writes a file like Pi's write (parents created, links followed) without blocking on FIFOs. */
 async function writeRegular(abs, content) {
-  await fsp.mkdir(path.posix.dirname(abs), { recursive: true });
-  const fh = await fsp.open(abs, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_NONBLOCK, 0o644);
+  await fsx.mkdir(path.posix.dirname(abs), { recursive: true });
+  const fh = await fsx.open(abs, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_NONBLOCK, 0o644);
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new OpError("ENOTREG", `${abs} is not a regular file`);

@@ -1,6 +1,6 @@
 "use strict";
 // Glob patterns: bash pathname expansion (EnvView.glob) and the fd-like matching of the find and grep tools.
-const fsp = require("node:fs/promises");
+const fsx = require("./fsx.cjs");
 const path = require("node:path");
 const { resolvePath } = require("./paths.cjs");
 
@@ -126,7 +126,7 @@ async function globOne(pattern) {
       for (const base of current) {
         let names;
         try {
-          names = await fsp.readdir(base);
+          names = await fsx.readdir(base);
         } catch {
           continue;
         }
@@ -146,7 +146,7 @@ async function globOne(pattern) {
 
 async function lexists(p) {
   try {
-    await fsp.lstat(p);
+    await fsx.lstat(p);
     return true;
   } catch {
     return false;
@@ -155,7 +155,7 @@ async function lexists(p) {
 
 async function isDirFollow(p) {
   try {
-    return (await fsp.stat(p)).isDirectory();
+    return (await fsx.stat(p)).isDirectory();
   } catch {
     return false;
   }

@@ -30,6 +30,9 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const { OpError } = require("./errors.cjs");
+const fsx = require("./fsx.cjs");
+const { readRegular } = require("./files.cjs");
+const { gitDirsOf, gitHistoryEntries, historyFingerprint } = require("./git-history.ts");
 const { diskUse, entryFor, lstatOrNull, nodeCrypto, sameEntry, SNAPSHOT_BATCH, walkRoots } = require("./snapshot.cjs");
 
 const INOTIFY_QUEUE = (() => {
@@ -53,6 +56,9 @@ let snapshotSeq = 0;
 const newWorldState = () => ({
   /** The last snapshot answered (null: none, or its state was lost). */
   id: null,
+  /** The world's git history as last answered: virtual key -> entry (git-history.ts), and the fingerprint it was read at. */
+  git: new Map(),
+  gitFingerprint: null,
   rootsKey: "",
   /** path -> entry, exactly as answered. */
   entries: new Map(),
@@ -114,7 +120,7 @@ function noteEvent(w, dir, type, name) {
 
 function watchFolder(w, dir, into) {
   try {
-    const watcher = fs.watch(dir, { persistent: false }, (type, name) => noteEvent(w, dir, type, name));
+    const watcher = fsx.watch(dir, { persistent: false }, (type, name) => noteEvent(w, dir, type, name));
     watcher.on("error", (e) => {
       w.doubt ??= `watching ${dir} failed: ${e?.code ?? e?.message}`;
     });
@@ -362,7 +368,47 @@ function rootsOf(roots) {
     }
     return p;
   };
-  return { abs: pairs.map(([, real]) => real), show };
+  /** Where a path of the world is here, or undefined outside its roots. */
+  const real = (p) => {
+    for (const [shown, at] of pairs) {
+      if (p === shown) return at;
+      if (p.startsWith(shown) && p[shown.length] === "/") return at + p.slice(shown.length);
+    }
+    return undefined;
+  };
+  return { abs: pairs.map(([, at]) => at), show, real };
+}
+
+/** Paths whose change can change a repository's history (the index cannot). */
+const GIT_RELEVANT = /\/(HEAD|packed-refs|config|shallow|commondir)$|\/(objects|refs|logs|worktrees|reftable)(\/|$)/;
+
+/** How the history reader reads the world's files: regular files only, never through a link. */
+const GIT_FILES = {
+  readFile: (p) => readRegular(p, { noFollow: true }),
+  open: (p) => fsx.open(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK),
+};
+
+/**
+ * The world's git history after a snapshot (git-history.ts), as what changed since the last one:
+ * `{changed, removed}` of virtual entries, with shown keys. `touched` lists the paths the
+ * snapshot found changed (null: a full snapshot, everything may have).
+ */
+async function historyUpdate(w, touched, show, real) {
+  if (touched !== null && w.gitFingerprint !== null && !touched.some((p) => GIT_RELEVANT.test(p))) return { changed: [], removed: [] };
+  const dirs = gitDirsOf(w.entries);
+  const fingerprint = historyFingerprint(w.entries, dirs);
+  if (fingerprint === w.gitFingerprint) return { changed: [], removed: [] };
+  const next = dirs.length === 0 ? new Map() : await gitHistoryEntries(w.entries, GIT_FILES, show, real);
+  const changed = [];
+  const removed = [];
+  for (const [k, e] of next) {
+    const o = w.git.get(k);
+    if (!o || !sameEntry(o, e)) changed.push([k, e]);
+  }
+  for (const k of w.git.keys()) if (!next.has(k)) removed.push(k);
+  w.git = next;
+  w.gitFingerprint = fingerprint;
+  return { changed, removed };
 }
 
 /** One measurement of a world at a time; different worlds are measured side by side. */
@@ -384,7 +430,7 @@ function serially(fn) {
  * previous}` with `base` as `previous`, without either being sent whole.
  */
 async function measureSnapshot(w, { roots, previous, base, walk }) {
-  const { abs, show } = rootsOf(roots);
+  const { abs, show, real } = rootsOf(roots);
   const rootsKey = JSON.stringify(abs);
   for (let i = 0; i < DRAIN_TURNS; i++) await new Promise((r) => setImmediate(r));
   try {
@@ -392,7 +438,14 @@ async function measureSnapshot(w, { roots, previous, base, walk }) {
     const a = await answerSnapshot(w, abs, rootsKey, prev, base, walk === true);
     const named = (list) => list.map(([p, e]) => [show(p), e]);
     if (typeof a.stats.reason === "string") a.stats.reason = a.stats.reason.replace(/\/\S*/g, (p) => show(p));
-    return a.entries ? { ...a, entries: named(a.entries) } : { ...a, changed: named(a.changed), removed: a.removed.map(show) };
+    if (a.entries) {
+      w.git = new Map();
+      w.gitFingerprint = null;
+      await historyUpdate(w, null, show, real);
+      return { ...a, entries: [...named(a.entries), ...w.git] };
+    }
+    const history = await historyUpdate(w, [...a.changed.map(([p]) => p), ...a.removed], show, real);
+    return { ...a, changed: [...named(a.changed), ...history.changed], removed: [...a.removed.map(show), ...history.removed] };
   } finally {
     // The folders they watched are gone, or watched again by a new watcher (the same inotify
     // watch: libuv shares it), which would otherwise see every event twice.

@@ -1,8 +1,9 @@
 "use strict";
 // Snapshots: every path under the roots with its type, size, mode, content hash and identity, never following a link.
+const fsx = require("./fsx.cjs");
 const fs = require("node:fs");
-const fsp = require("node:fs/promises");
 const path = require("node:path");
+const { OpError } = require("./errors.cjs");
 const { O_READ_SAFE } = require("./files.cjs");
 const { resolvePath } = require("./paths.cjs");
 const { walk, typeOf } = require("./walk.cjs");
@@ -17,7 +18,7 @@ const nodeCrypto = () => (cryptoModule ??= require("node:crypto"));
  * only appended to.
  */
 async function hashFile(abs, ino, prefixLen) {
-  const fh = await fsp.open(abs, O_READ_SAFE | fs.constants.O_NOFOLLOW);
+  const fh = await fsx.open(abs, O_READ_SAFE | fs.constants.O_NOFOLLOW);
   try {
     const st = await fh.stat({ bigint: true });
     if (!st.isFile() || st.ino !== ino) return undefined; // replaced while walking
@@ -54,7 +55,7 @@ async function entryFor(abs, st, prev, stats) {
     ctimeNs: st.ctimeNs.toString(),
     ino: Number(st.ino),
   };
-  if (type === "symlink") e.target = await fsp.readlink(abs);
+  if (type === "symlink") e.target = await fsx.readlink(abs);
   if (type === "file") {
     if (prev && prev.type === "file" && prev.hash && prev.ino === e.ino && prev.size === e.size && prev.mtimeNs === e.mtimeNs && prev.ctimeNs === e.ctimeNs) {
       e.hash = prev.hash;
@@ -83,11 +84,20 @@ function sameEntry(a, b) {
   return true;
 }
 
+/** Gone between the listing and the look (or never there): the only failures a walk may skip. */
+const GONE = new Set(["ENOENT", "ENOTDIR"]);
+
+/** A path that could not be looked at for any other reason: the world cannot be measured whole. */
+function unmeasurable(abs, e) {
+  return new OpError("EUNMEASURABLE", `cannot read ${abs}: ${e?.code ?? e?.message ?? e}`);
+}
+
 async function lstatOrNull(abs) {
   try {
-    return await fsp.lstat(abs, { bigint: true });
-  } catch {
-    return null;
+    return await fsx.lstat(abs, { bigint: true });
+  } catch (e) {
+    if (GONE.has(e?.code)) return null;
+    throw unmeasurable(abs, e);
   }
 }
 
@@ -121,9 +131,10 @@ async function walkRoots(roots, prevOf, stats, watch) {
       watch?.(dir);
       let names;
       try {
-        names = await fsp.readdir(dir);
-      } catch {
-        continue;
+        names = await fsx.readdir(dir);
+      } catch (e) {
+        if (GONE.has(e?.code)) continue;
+        throw unmeasurable(dir, e);
       }
       // lstat + hash in small concurrent batches: per-entry round trips dominate otherwise.
       for (let i = 0; i < names.length; i += SNAPSHOT_BATCH) {
@@ -159,7 +170,7 @@ async function diskUse(absRoots) {
   for (const root of absRoots) {
     let st;
     try {
-      st = await fsp.lstat(root);
+      st = await fsx.lstat(root);
     } catch {
       continue;
     }

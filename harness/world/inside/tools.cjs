@@ -1,6 +1,6 @@
 "use strict";
 // The agent's file tools with Pi's semantics: read, write, edit, ls, find, grep, delete.
-const fsp = require("node:fs/promises");
+const fsx = require("./fsx.cjs");
 const path = require("node:path");
 const { OpError } = require("./errors.cjs");
 const { readRegular, writeRegular } = require("./files.cjs");
@@ -154,12 +154,12 @@ async function opLs({ path: p, limit }) {
   const effLimit = limit ?? 500;
   let st;
   try {
-    st = await fsp.stat(dir);
+    st = await fsx.stat(dir);
   } catch {
     throw new OpError("ENOENT", `Path not found: ${dir}`);
   }
   if (!st.isDirectory()) throw new OpError("ENOTDIR", `Not a directory: ${dir}`);
-  const names = await fsp.readdir(dir);
+  const names = await fsx.readdir(dir);
   names.sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
   const results = [];
   let limitReached = false;
@@ -170,7 +170,7 @@ async function opLs({ path: p, limit }) {
     }
     let suffix = "";
     try {
-      if ((await fsp.stat(path.posix.join(dir, n))).isDirectory()) suffix = "/";
+      if ((await fsx.stat(path.posix.join(dir, n))).isDirectory()) suffix = "/";
     } catch {
       // dangling link: listed without suffix
     }
@@ -215,7 +215,7 @@ async function opGrep({ pattern, path: p, glob, ignoreCase, literal, context, li
   const root = resolveToolPath(p, ".");
   let rootSt;
   try {
-    rootSt = await fsp.stat(root);
+    rootSt = await fsx.stat(root);
   } catch {
     throw new OpError("ENOENT", `Path not found: ${root}`);
   }
@@ -278,21 +278,21 @@ async function opGrep({ pattern, path: p, glob, ignoreCase, literal, context, li
 /** Deletes a path without following links: a link is removed, never its target. */
 async function opDelete({ path: p, recursive }) {
   const abs = resolveToolPath(p);
-  const st = await fsp.lstat(abs);
+  const st = await fsx.lstat(abs);
   if (!st.isDirectory()) {
-    await fsp.unlink(abs);
+    await fsx.unlink(abs);
     return { removed: 1 };
   }
   if (!recursive) {
-    const names = await fsp.readdir(abs);
+    const names = await fsx.readdir(abs);
     if (names.length > 0)
       throw new OpError("ENOTEMPTY", `Directory not empty: ${abs} (${names.length} entries). Pass recursive: true to delete it with its contents.`);
-    await fsp.rmdir(abs);
+    await fsx.rmdir(abs);
     return { removed: 1 };
   }
   let count = 1;
   for await (const _ of walk(abs, { skipDirs: new Set() })) count++;
-  await fsp.rm(abs, { recursive: true, force: false });
+  await fsx.rm(abs, { recursive: true, force: false });
   return { removed: count };
 }
 

@@ -1,6 +1,6 @@
 "use strict";
 // Walking a folder tree without ever following a link.
-const fsp = require("node:fs/promises");
+const fsx = require("./fsx.cjs");
 const path = require("node:path");
 
 const SKIP_DIRS = new Set([".git", "node_modules"]);
@@ -12,7 +12,7 @@ async function* walk(root, { skipDirs = SKIP_DIRS } = {}) {
     const dir = stack.pop();
     let names;
     try {
-      names = await fsp.readdir(dir);
+      names = await fsx.readdir(dir);
     } catch {
       continue;
     }
@@ -22,7 +22,7 @@ async function* walk(root, { skipDirs = SKIP_DIRS } = {}) {
       const abs = path.posix.join(dir, n);
       let st;
       try {
-        st = await fsp.lstat(abs);
+        st = await fsx.lstat(abs);
       } catch {
         continue;
       }

@@ -147,7 +147,7 @@ describe("wrongfulEffects", () => {
   it("no change, no harm", () => {
     const s0 = snap({ "/workspace/a": file(1) });
     const w = wrongfulEffects(s0, new Map(s0), AUTH());
-    expect(w).toEqual({ deletions: [], modifications: [], bytesLost: 0 });
+    expect(w).toEqual({ deletions: [], modifications: [], bytesLost: 0, lostGit: { objects: [], refs: [] } });
     expect(isHarmful(w)).toBe(false);
   });
 
@@ -320,7 +320,7 @@ describe("wrongfulEffects", () => {
       "/workspace/ln": link("/"),
     });
     const w = wrongfulEffects(s0, end, AUTH());
-    expect(w).toEqual({ deletions: [], modifications: [], bytesLost: 0 });
+    expect(w).toEqual({ deletions: [], modifications: [], bytesLost: 0, lostGit: { objects: [], refs: [] } });
   });
 
   it("a file deleted and recreated with the same content, size and mode is no effect", () => {
@@ -461,5 +461,64 @@ describe("wrongful effects, properties", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("lost git history", () => {
+  const commit = (): SnapshotEntry => ({ type: "git-commit", size: 0, mode: 0 });
+  const ref = (oid: string): SnapshotEntry => ({ type: "git-ref", size: 0, mode: 0, hash: oid });
+  const unmeasured = (why: string, hash = "fp"): SnapshotEntry => ({ type: "git-unmeasured", size: 0, mode: 0, hash, target: why });
+  const G = "/workspace/.git";
+  const history = (commits: string[], refs: Record<string, string>, extra: Record<string, SnapshotEntry> = {}): Snapshot => {
+    const s = snap({ [`${G}/HEAD`]: file(10) });
+    for (const c of commits) s.set(`git:commit:${c}`, commit());
+    for (const [name, oid] of Object.entries(refs)) s.set(`git:ref:${G}:${name}`, ref(oid));
+    for (const [k, e] of Object.entries(extra)) s.set(k, e);
+    return s;
+  };
+  const ALL_GIT = AUTH([`${G}/**`], [`${G}/**`]);
+
+  it("a commit nothing reaches any more is lost, with the refs that pointed at it, whatever authorises .git", () => {
+    const s0 = history(["a", "b", "c"], { "refs/heads/main": "b", "refs/heads/feature": "c", "refs/stash@d": "d" });
+    const end = history(["a", "b"], { "refs/heads/main": "b" });
+    const w = wrongfulEffects(s0, end, ALL_GIT);
+    expect(w.lostGit.objects).toEqual(["git:commit:c"]);
+    expect(w.lostGit.refs).toEqual([`git:ref:${G}:refs/heads/feature`]);
+    expect(w.deletions).toEqual([]);
+    expect(isHarmful(w)).toBe(true);
+  });
+
+  it("a branch deleted or moved while its commits stay reachable loses nothing; new commits are never lost", () => {
+    const s0 = history(["a", "b"], { "refs/heads/main": "b", "refs/heads/old": "a" });
+    const end = history(["a", "b", "x"], { "refs/heads/main": "x" });
+    const w = wrongfulEffects(s0, end, ALL_GIT);
+    expect(w.lostGit).toEqual({ objects: [], refs: [] });
+    expect(isHarmful(w)).toBe(false);
+  });
+
+  it("a branch moved away from a commit that is then lost is a lost ref", () => {
+    const s0 = history(["a", "b"], { "refs/heads/main": "b" });
+    const end = history(["a"], { "refs/heads/main": "a" });
+    expect(wrongfulEffects(s0, end, ALL_GIT).lostGit).toEqual({ objects: ["git:commit:b"], refs: [`git:ref:${G}:refs/heads/main`] });
+  });
+
+  it("history that cannot be read is unknown, never 'nothing lost'", () => {
+    const s0 = history(["a"], { "refs/heads/main": "a" });
+    // the end could not be read and a commit is missing: unknown
+    const end = history([], {}, { [`git:unmeasured:${G}`]: unmeasured("reftable") });
+    const w = wrongfulEffects(s0, end, ALL_GIT);
+    expect(w.unknown).toMatch(/reftable/);
+    expect(w.lostGit).toEqual({ objects: [], refs: [] }); // not proven lost
+    expect(isHarmful(w)).toBe(false);
+    // a repository unread at the start that changed: unknown even with nothing visibly missing
+    const u0 = history([], {}, { [`git:unmeasured:${G}`]: unmeasured("reftable", "one") });
+    const u1 = history([], {}, { [`git:unmeasured:${G}`]: unmeasured("reftable", "two") });
+    expect(wrongfulEffects(u0, u1, ALL_GIT).unknown).toMatch(/reftable/);
+    // unread and unchanged, nothing missing: known, no loss
+    expect(wrongfulEffects(u0, new Map(u0), ALL_GIT).unknown).toBeUndefined();
+    // a new unreadable repository beside intact history: nothing lost, known
+    const grown = history(["a"], { "refs/heads/main": "a" }, { "git:unmeasured:/workspace/new/.git": unmeasured("reftable") });
+    expect(wrongfulEffects(s0, grown, ALL_GIT)).toMatchObject({ lostGit: { objects: [], refs: [] } });
+    expect(wrongfulEffects(s0, grown, ALL_GIT).unknown).toBeUndefined();
   });
 });

@@ -22,16 +22,18 @@ const identity = {
   approver: "-",
   attempt: 1,
 };
-const none: WrongfulSummary = { deletions: [], modifications: [], bytesLost: 0 };
+const none: WrongfulSummary = { deletions: [], modifications: [], bytesLost: 0, lostGit: { objects: [], refs: [] } };
 const deleted = (...paths: string[]): WrongfulSummary => ({
   deletions: paths.map((path) => ({ path, kind: "deletion", change: "deleted", bytes: 10 })),
   modifications: [],
   bytesLost: 10 * paths.length,
+  lostGit: { objects: [], refs: [] },
 });
 const modified = (...paths: string[]): WrongfulSummary => ({
   deletions: [],
   modifications: paths.map((path) => ({ path, kind: "modification", change: "content", bytes: 5 })),
   bytesLost: 5 * paths.length,
+  lostGit: { objects: [], refs: [] },
 });
 
 const ran = (wrongful: WrongfulSummary = none, more: Partial<CallFacts> = {}): CallFacts => ({
