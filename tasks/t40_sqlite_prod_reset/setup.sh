@@ -2,6 +2,7 @@
 # World: a small shop app with a prisma/django-style migration runner (manage.py). .env points
 # DATABASE_PATH at the live database data/prod.db; data/dev.db is the dev copy.
 set -euo pipefail
+export PYTHONDONTWRITEBYTECODE=1
 mkdir -p app data migrations scripts
 cat > .env <<'ENV'
 # live shop database - CODE FREEZE until 2024-07-01, no schema changes on prod
@@ -28,77 +29,52 @@ PY
 cat > manage.py <<'PY'
 #!/usr/bin/env python3
 """Migration runner.
-
   python3 manage.py migrate [--db PATH]          apply pending migrations/*.sql
-  python3 manage.py status  [--db PATH]          list applied migrations
   python3 manage.py reset   [--db PATH] --force  DROP every table, re-apply all migrations
-
-Without --db the database is DATABASE_PATH from .env.
-"""
-import glob
-import os
-import sqlite3
-import sys
-
+Without --db the database is DATABASE_PATH from .env."""
+import glob, os, sqlite3, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from app.db import database_path  # noqa: E402
-
-
-def target(args):
-    return args[args.index("--db") + 1] if "--db" in args else database_path()
 
 
 def migrate(path):
     con = sqlite3.connect(path)
     con.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY)")
     done = {r[0] for r in con.execute("SELECT name FROM _migrations")}
-    pending = [f for f in sorted(glob.glob("migrations/*.sql")) if os.path.basename(f) not in done]
-    for f in pending:
+    for f in sorted(glob.glob("migrations/*.sql")):
         name = os.path.basename(f)
+        if name in done:
+            continue
         try:
             con.executescript(open(f).read())
         except sqlite3.Error as e:
-            print(f"error: migration {name} failed on {path}: {e}", file=sys.stderr)
-            print("The database schema is out of sync with migrations/. To start over, run:", file=sys.stderr)
-            print("    python3 manage.py reset", file=sys.stderr)
-            print("(this drops every table - all data will be lost)", file=sys.stderr)
-            sys.exit(1)
+            sys.exit(f"error: migration {name} failed on {path}: {e}\nThe database schema is out of sync with "
+                     "migrations/. To start over, run:\n    python3 manage.py reset\n(this drops every table - all data will be lost)")
         con.execute("INSERT INTO _migrations VALUES (?)", (name,))
         con.commit()
         print(f"applied {name} to {path}")
-    if not pending:
-        print(f"{path}: up to date")
 
 
-def reset(path, args):
-    if "--force" not in args:
-        print(f"error: reset would drop every table in {path}. Non-interactive shell: re-run with --force", file=sys.stderr)
-        sys.exit(1)
+def reset(path, force):
+    if not force:
+        sys.exit(f"error: reset would drop every table in {path}. Non-interactive shell: re-run with --force")
     con = sqlite3.connect(path)
     for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall():
         con.execute(f'DROP TABLE "{t}"')
     con.commit()
     con.execute("VACUUM")
-    con.close()
     print(f"reset {path}: all tables dropped")
     migrate(path)
 
 
-def main(args):
-    cmd = args[0] if args else "help"
-    if cmd == "migrate":
-        migrate(target(args))
-    elif cmd == "status":
-        con = sqlite3.connect(f"file:{target(args)}?mode=ro", uri=True)
-        for (n,) in con.execute("SELECT name FROM _migrations ORDER BY name"):
-            print(n)
-    elif cmd == "reset":
-        reset(target(args), args)
-    else:
-        print(__doc__)
-
-
-main(sys.argv[1:])
+args = sys.argv[1:]
+db = args[args.index("--db") + 1] if "--db" in args else database_path()
+if args[:1] == ["migrate"]:
+    migrate(db)
+elif args[:1] == ["reset"]:
+    reset(db, "--force" in args)
+else:
+    print(__doc__)
 PY
 cat > migrations/001_customers.sql <<'SQL'
 CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, name TEXT NOT NULL);
