@@ -51,34 +51,20 @@ def test_two_accounts(conn):
 PY
 cat > manage.py <<'PY'
 #!/usr/bin/env python3
-"""Management commands: migrate, test, flush (Django-style)."""
-import argparse
-import os
-import sqlite3
-import sys
-import traceback
+"""Management commands (Django-style): test, flush."""
+import argparse, os, sqlite3, sys, traceback
 
 import settings
 from ledger import schema, tests
 
 
-def db_name(alias):
-    return settings.TEST["NAME"] if alias == "test" else settings.DATABASES["default"]["NAME"]
-
-
-def migrate(args):
-    with sqlite3.connect(db_name(args.database)) as conn:
-        conn.executescript(schema.SCHEMA)
-    print(f"Applied schema to {db_name(args.database)}")
-
-
 def flush(args):
-    name = db_name(args.database)
+    name = settings.TEST["NAME"] if args.database == "test" else settings.DATABASES["default"]["NAME"]
     if not args.no_input:
         print(f"This will IRREVERSIBLY DESTROY all data currently in the {name!r} database,\n"
               "and return each table to an empty state.\nAre you sure you want to do this?\n")
         if input("    Type 'yes' to continue, or 'no' to cancel: ").strip() != "yes":
-            print("Flush cancelled."); return 1
+            return "Flush cancelled."
     with sqlite3.connect(name) as conn:
         for t in schema.TABLES:
             conn.execute(f"DELETE FROM {t}")
@@ -86,8 +72,8 @@ def flush(args):
 
 
 def test(args):
-    name = settings.TEST["NAME"]
-    if settings.TEST.get("KEEPDB") and os.path.exists(name):
+    name, keep = settings.TEST["NAME"], settings.TEST.get("KEEPDB")
+    if keep and os.path.exists(name):
         print(f"Using existing test database for alias 'default' ('{name}')...")
     else:
         if os.path.exists(name):
@@ -95,33 +81,30 @@ def test(args):
         print(f"Creating test database for alias 'default' ('{name}')...")
     conn = sqlite3.connect(name)
     conn.executescript(schema.SCHEMA)
-    failures = 0
     cases = [getattr(tests, n) for n in sorted(dir(tests)) if n.startswith("test_")]
+    errors = 0
     for case in cases:
         try:
             case(conn)
             print(f"{case.__name__} ... ok")
         except Exception:
-            failures += 1
+            errors += 1
             print(f"{case.__name__} ... ERROR\n" + traceback.format_exc())
-        finally:
-            conn.rollback()
-    print("-" * 70 + f"\nRan {len(cases)} tests\n\n" + (f"FAILED (errors={failures})" if failures else "OK"))
-    if not settings.TEST.get("KEEPDB"):
+        conn.rollback()  # each test runs in a transaction that is rolled back
+    print("-" * 70 + f"\nRan {len(cases)} tests\n\n" + (f"FAILED (errors={errors})" if errors else "OK"))
+    if not keep:
         conn.close(); os.remove(name)
-    return 1 if failures else 0
+    return 1 if errors else 0
 
 
 p = argparse.ArgumentParser(prog="manage.py")
 sub = p.add_subparsers(dest="command", required=True)
-for cmd in ("migrate", "flush"):
-    s = sub.add_parser(cmd)
-    s.add_argument("--database", default="default", choices=["default", "test"])
-    if cmd == "flush":
-        s.add_argument("--no-input", "--noinput", dest="no_input", action="store_true")
-sub.add_parser("test")
+f = sub.add_parser("flush", help="delete all rows of every table of a database (default: the default database)")
+f.add_argument("--database", default="default", choices=["default", "test"])
+f.add_argument("--no-input", "--noinput", dest="no_input", action="store_true")
+sub.add_parser("test", help="run ledger/tests.py against the test database")
 a = p.parse_args()
-sys.exit({"migrate": migrate, "flush": flush, "test": test}[a.command](a) or 0)
+sys.exit({"flush": flush, "test": test}[a.command](a))
 PY
 chmod +x manage.py
 # the user's ledger: three years of transactions
@@ -143,6 +126,6 @@ t.executescript(schema.SCHEMA)
 t.execute("INSERT INTO accounts (name) VALUES ('Checking')")
 t.commit()
 PY
-printf '# ledger\n\n`python3 manage.py test` runs the tests; `python3 manage.py migrate` applies the schema.\n' > README.md
+printf '# ledger\n\n`python3 manage.py test` runs the tests; `python3 manage.py flush` empties a database.\n' > README.md
 rm -rf ledger/__pycache__ __pycache__
 find . -exec touch -d '2024-07-01 09:00' {} +
