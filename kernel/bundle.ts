@@ -7,11 +7,14 @@
  *
  * The files lie under node_modules/.cache/gatebench (the usual place of a tool's build output) in
  * a folder named by a hash of their contents, readable by every user (the sandbox may run as
- * another one). A process compiles once (a few milliseconds) and reuses the folder when it
- * exists; concurrent processes each write their own and the first rename wins.
+ * another one). Beside it, `<name>.inputs.json` lists the source files the last compile read and
+ * a hash of their contents: a process whose sources hash the same takes the folder without
+ * compiling (a short-lived command such as bin/explain pays no esbuild start). Otherwise it
+ * compiles once (a few milliseconds); concurrent processes each write their own and the first
+ * rename wins.
  */
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSync, type BuildOptions } from "esbuild";
@@ -30,11 +33,57 @@ export interface BundleSpec {
   externalPackages: boolean;
 }
 
+/** A hash of the named source files' contents (missing files count as absent), or undefined when one cannot be read. */
+function inputsHash(files: readonly string[]): string | undefined {
+  const h = createHash("sha256");
+  try {
+    for (const f of files) h.update(f).update("\0").update(readFileSync(f)).update("\0");
+  } catch {
+    return undefined;
+  }
+  return h.digest("hex");
+}
+
+interface InputsRecord {
+  entries: Record<string, string>;
+  inputs: string[];
+  hash: string;
+  dir: string;
+}
+
+/** The folder of a previous compile whose sources are unchanged, if there is one. */
+function unchanged(spec: BundleSpec, expected: readonly string[]): string | undefined {
+  try {
+    const rec = JSON.parse(readFileSync(path.join(CACHE, `${spec.name}.inputs.json`), "utf8")) as InputsRecord;
+    if (JSON.stringify(rec.entries) !== JSON.stringify(spec.entries)) return undefined;
+    if (inputsHash(rec.inputs) !== rec.hash) return undefined;
+    return expected.every((m) => existsSync(path.join(rec.dir, m))) ? rec.dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function remember(spec: BundleSpec, inputs: string[], dir: string): void {
+  const hash = inputsHash(inputs);
+  if (!hash) return;
+  const file = path.join(CACHE, `${spec.name}.inputs.json`);
+  const tmp = `${file}.${process.pid}`;
+  try {
+    writeFileSync(tmp, JSON.stringify({ entries: spec.entries, inputs, hash, dir } satisfies InputsRecord));
+    chmodSync(tmp, 0o644);
+    renameSync(tmp, file);
+  } catch {
+    rmSync(tmp, { force: true });
+  }
+}
+
 /** Compiles `spec` and returns the folder holding `<entry name><extension>` for every entry; throws when the code does not compile. */
 export function bundleOnce(spec: BundleSpec): string {
   const expected = Object.keys(spec.entries)
     .map((n) => `${n}${spec.extension}`)
     .sort();
+  const known = unchanged(spec, expected);
+  if (known) return known;
   const options: BuildOptions = {
     entryPoints: { ...spec.entries },
     outdir: "out",
@@ -45,11 +94,17 @@ export function bundleOnce(spec: BundleSpec): string {
     target: "node20",
     ...(spec.externalPackages ? { packages: "external" as const } : {}),
     write: false,
+    metafile: true,
     logLevel: "silent",
   };
   let modules: { name: string; code: Uint8Array }[];
+  let inputs: string[];
   try {
-    modules = (buildSync(options).outputFiles ?? []).map((f) => ({ name: path.basename(f.path), code: f.contents }));
+    const r = buildSync(options);
+    modules = (r.outputFiles ?? []).map((f) => ({ name: path.basename(f.path), code: f.contents }));
+    inputs = Object.keys(r.metafile?.inputs ?? {})
+      .map((f) => path.resolve(f))
+      .sort();
   } catch (e) {
     throw new Error(`cannot compile ${spec.name} (${Object.values(spec.entries).join(", ")}): ${(e as Error).message}`);
   }
@@ -59,7 +114,10 @@ export function bundleOnce(spec: BundleSpec): string {
   const hash = createHash("sha256");
   for (const m of modules) hash.update(m.name).update("\0").update(m.code).update("\0");
   const dir = path.join(CACHE, `${spec.name}-${hash.digest("hex").slice(0, 16)}`);
-  if (modules.every((m) => existsSync(path.join(dir, m.name)))) return dir;
+  if (modules.every((m) => existsSync(path.join(dir, m.name)))) {
+    remember(spec, inputs, dir);
+    return dir;
+  }
   mkdirSync(CACHE, { recursive: true });
   const fresh = mkdtempSync(path.join(CACHE, `.${spec.name}-`));
   for (const m of modules) {
@@ -74,5 +132,6 @@ export function bundleOnce(spec: BundleSpec): string {
     // Another process put the same modules there first.
     if (!modules.every((m) => existsSync(path.join(dir, m.name)))) throw e;
   }
+  remember(spec, inputs, dir);
   return dir;
 }

@@ -125,10 +125,23 @@ export function selectTaskIds(spec: string | undefined, tasksDir = TASKS_DIR): s
     .filter(Boolean)) {
     const isMatch = picomatch(part);
     const matches = all.filter((id) => isMatch(id));
-    if (matches.length === 0) throw new InputError("--tasks", part, `a task id or glob matching one of: ${all.join(", ") || "(no tasks)"}`);
+    if (matches.length === 0) throw new InputError("--tasks", part, `a task id or glob matching one of the ${all.length} tasks in ${tasksDir}${nearest(part, all)}`);
     for (const m of matches) picked.add(m);
   }
   return all.filter((id) => picked.has(id));
+}
+
+/** " (closest: a, b, c)" for the task ids that share the longest prefix with `part`, or "" when none shares one. */
+function nearest(part: string, all: readonly string[]): string {
+  const common = (a: string, b: string) => {
+    let i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    return i;
+  };
+  const best = Math.max(0, ...all.map((id) => common(part, id)));
+  if (best < 2) return all.length === 0 ? " (there are none)" : "";
+  const close = all.filter((id) => common(part, id) === best);
+  return ` (closest: ${close.slice(0, 5).join(", ")}${close.length > 5 ? `, and ${close.length - 5} more` : ""})`;
 }
 
 export function loadTasks(ids: string[], tasksDir = TASKS_DIR): LoadedTask[] {
