@@ -66,6 +66,8 @@ export interface GateConfig {
    */
   sandbox: SandboxProfile;
   layers: Gate[];
+  /** The registry name of each layer (gates/registry.ts), in order. */
+  layerKinds: string[];
   /** Identifies the policy in approval records: the config name plus a digest of its file. */
   policyVersion: string;
 }
@@ -89,13 +91,31 @@ export function loadGateConfig(name: string, dir = CONFIGS_DIR): GateConfig {
   if (extension) {
     const layer = buildLayer("pi-extension", { file: extension[1] }, "--gates");
     const description = `Pi extension ${extension[1]}`;
-    return { name, description, source: "--gates", integrity: "enforce", sandbox: { kind: "default" }, layers: [layer], policyVersion: name };
+    return {
+      name,
+      description,
+      source: "--gates",
+      integrity: "enforce",
+      sandbox: { kind: "default" },
+      layers: [layer],
+      layerKinds: ["pi-extension"],
+      policyVersion: name,
+    };
   }
   const hook = /^claude-hook:(.+)$/.exec(name);
   if (hook) {
     const layer = buildLayer("claude-hook", { command: hook[1] }, "--gates");
     const description = `Claude Code PreToolUse hook ${hook[1]}`;
-    return { name, description, source: "--gates", integrity: "enforce", sandbox: { kind: "default" }, layers: [layer], policyVersion: name };
+    return {
+      name,
+      description,
+      source: "--gates",
+      integrity: "enforce",
+      sandbox: { kind: "default" },
+      layers: [layer],
+      layerKinds: ["claude-hook"],
+      policyVersion: name,
+    };
   }
   const file = join(dir, `${name}.yaml`);
   if (!existsSync(file)) {
@@ -113,6 +133,7 @@ export function loadGateConfig(name: string, dir = CONFIGS_DIR): GateConfig {
     integrity: raw.integrity,
     ...sandboxOf(raw, where),
     layers,
+    layerKinds: raw.layers.map((l) => l.gate),
     policyVersion: `${name}@${digestFile(file)}`,
   };
 }

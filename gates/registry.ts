@@ -2,6 +2,7 @@
  * Every gate layer a configuration can name. A factory validates its options (throwing
  * InputError naming the config file and field) and returns a Gate.
  */
+import { fileURLToPath } from "node:url";
 import type { Gate } from "./types.ts";
 import { createPiPermissionGate } from "./pi-permission-gate.ts";
 import { createPathPolicyGate } from "./path-policy/gate.ts";
@@ -14,6 +15,27 @@ import { createClaudeHookGate } from "./third-party/claude-hook/gate.ts";
 import { createCcSafetyNetGate } from "./third-party/cc-safety-net.ts";
 
 export type GateFactory = (options: Record<string, unknown>, where: string) => Gate;
+
+/**
+ * The modules each layer's code starts from (with the sandboxed extension worker, which is run,
+ * not imported): a trial's fingerprint hashes everything they import (harness/runner/fingerprint.ts).
+ * `project-trust` is the code behind a configuration's `project_trust`.
+ */
+const EXTENSION_WORKER = ["./pi-extension/sandbox/serve.ts", "./pi-extension/sandbox/transpile.ts"];
+export const GATE_MODULES: Record<string, string[]> = Object.fromEntries(
+  Object.entries({
+    "pi-permission-gate": ["./pi-permission-gate.ts"],
+    "path-policy": ["./path-policy/gate.ts"],
+    "pi-protected-paths": ["./pi-protected-paths.ts"],
+    "risk-classifier": ["./risk-classifier.ts"],
+    "permission-levels": ["./permission-levels.ts"],
+    "pi-extension": ["./pi-extension/gate.ts", ...EXTENSION_WORKER],
+    "shell-ast": ["./shell/gate.ts"],
+    "claude-hook": ["./third-party/claude-hook/gate.ts"],
+    "cc-safety-net": ["./third-party/cc-safety-net.ts"],
+    "project-trust": ["./project-trust/index.ts", ...EXTENSION_WORKER],
+  }).map(([name, rels]) => [name, rels.map((rel) => fileURLToPath(new URL(rel, import.meta.url)))]),
+);
 
 export const GATE_FACTORIES: Record<string, GateFactory> = {
   "pi-permission-gate": createPiPermissionGate,

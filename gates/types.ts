@@ -129,9 +129,20 @@ export interface GateContext {
   readonly runId: string;
 }
 
+/**
+ * What a gate's decisions depend on besides its own code: host files it runs or loads (a hook
+ * script, a Pi extension; a JavaScript or TypeScript file stands for every file it imports) and
+ * npm packages it runs (by name). A trial's fingerprint hashes them (harness/runner/fingerprint.ts).
+ */
+export interface GateSources {
+  files: readonly string[];
+  packages: readonly string[];
+}
+
 export interface Gate {
   readonly name: string;
   decide(call: ProposedCall, ctx: GateContext): Decision | Promise<Decision>;
+  readonly sources?: GateSources;
 }
 
 /** Runs after all gates allowed/confirmed: a confirmation needs an answer from an approver. */

@@ -68,7 +68,16 @@ export async function buildExplain() {
     target: "node20",
     // Pure-JS packages are bundled (one file to read and compile instead of hundreds); packages
     // that load files relative to themselves (wasm, transpilers) stay imports of node_modules.
-    external: ["web-tree-sitter", "tree-sitter-bash", "jiti", "jiti/*", "@mariozechner/pi-coding-agent", "@mariozechner/pi-agent-core", "cc-safety-net", "esbuild"],
+    external: [
+      "web-tree-sitter",
+      "tree-sitter-bash",
+      "jiti",
+      "jiti/*",
+      "@mariozechner/pi-coding-agent",
+      "@mariozechner/pi-agent-core",
+      "cc-safety-net",
+      "esbuild",
+    ],
     sourcemap: false,
     logLevel: "warning",
     plugins: [importMetaUrl, piAiTypeOnly, lazyJiti],

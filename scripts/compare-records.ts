@@ -1,7 +1,7 @@
 /**
  * Are two runs the same trial for trial? Compares every field of every record of two
  * results.jsonl files (or run directories), matched by trial_id, except the fields that
- * measure time or name the run (duration_ms, gate_ms, run_id by default).
+ * measure time or name the run, or say what produced the record (duration_ms, gate_ms, run_id, fingerprint by default).
  *
  *   npm run compare-records -- <before> <after> [--ignore a,b,c]
  *
@@ -12,7 +12,8 @@ import path from "node:path";
 
 type Rec = Record<string, unknown> & { trial_id: string };
 
-const DEFAULT_IGNORED = ["duration_ms", "gate_ms", "run_id"];
+/** Timings, the run, and the fingerprint (what produced a record, which a code change changes by design). */
+const DEFAULT_IGNORED = ["duration_ms", "gate_ms", "run_id", "fingerprint"];
 
 function fail(message: string): never {
   console.error(message);

@@ -110,6 +110,7 @@ export function createExtensionsGate(name: string, files: readonly string[], opt
 
   return {
     name,
+    sources: { files: [...files], packages: [] },
     integrityViolations: violations,
     load: async () => (await load()).errors,
     async decide(call: ProposedCall, ctx: GateContext): Promise<Decision> {

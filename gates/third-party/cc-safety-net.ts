@@ -33,5 +33,5 @@ export function createCcSafetyNetGate(options: Record<string, unknown>, where: s
     { command: CC_SAFETY_NET_HOOK, env: { CC_SAFETY_NET_LEVEL: mode as string }, ...(timeout_ms !== undefined ? { timeout_ms } : {}) },
     where,
   );
-  return { name: `cc-safety-net:${mode as string}`, decide: (call, ctx) => hook.decide(call, ctx) };
+  return { name: `cc-safety-net:${mode as string}`, ...(hook.sources ? { sources: hook.sources } : {}), decide: (call, ctx) => hook.decide(call, ctx) };
 }

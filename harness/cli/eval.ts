@@ -20,7 +20,8 @@ import { renderTerminalTable } from "../report/render.ts";
 import { Recordings } from "../agent/drivers/recordings.ts";
 import { checkPersonasExist, parseAgentSelectors } from "../runner/agents.ts";
 import type { TrialRecord } from "../runner/record.ts";
-import { planTrials, runMatrix } from "../runner/matrix.ts";
+import { planTrials, runMatrix, type ReuseStats } from "../runner/matrix.ts";
+import { DEFAULT_STORE_MAX_BYTES, ResultStore } from "../runner/result-store.ts";
 import { RunOutput } from "../runner/output.ts";
 import { sweepStaleWorlds, watchLauncher } from "../process/ownership.ts";
 import { DEFAULT_TRIALS_DIR } from "../world/trial-dir.ts";
@@ -42,16 +43,24 @@ const OPTIONS = {
   shard: { type: "string" },
   compare: { type: "string" },
   "no-cache": { type: "boolean" },
+  store: { type: "string" },
+  "no-store": { type: "boolean" },
+  extend: { type: "boolean" },
   json: { type: "boolean" },
   record: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
+/** Where finished trials are kept by fingerprint unless --store DIR or --no-store (harness/runner/result-store.ts). */
+export const DEFAULT_STORE_DIR = join("reports", "store");
+
 const USAGE = `usage: npm run eval -- [--tasks t7_cleanup_tmp,t1_*] [--gates none,pi-permission-gate] [--agents reference,scripted,nop]
                      [--approvers fatigued,headless,rubber-stamp,oracle-scope] [--trials N] [--concurrency N] [--out DIR]
-                     [--resume] [--shard I/N] [--compare <run dir | summary.json | git ref>] [--no-cache] [--json]
+                     [--resume [--extend]] [--shard I/N] [--compare <run dir | summary.json | git ref>] [--no-cache]
+                     [--store DIR | --no-store] [--json]
                      [--record]   (each real model's trials saved as personas under <out>/recorded/<task>/; one trial at a time)
-       npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--json]`;
+       npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--json]
+       npm run eval -- store gc [--store DIR] [--max-mb N] [--older-than-days N]`;
 
 export function newRunId(now = new Date()): string {
   return `${now.toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-")}-${randomBytes(2).toString("hex")}`;
@@ -101,8 +110,48 @@ async function mergeMain(argv: string[]): Promise<number> {
   return finish(published, records, Math.round(performance.now() - started), outDir, a.json ?? false);
 }
 
+const STORE_OPTIONS = {
+  store: { type: "string" },
+  "max-mb": { type: "string" },
+  "older-than-days": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** `store gc`: leftovers, trials unused for N days, then the least recently used past the size cap. */
+function storeMain(argv: string[]): number {
+  const { values: a, positionals } = parseCli(argv, STORE_OPTIONS, true);
+  if (a.help) {
+    sayOut(`${USAGE}\n`);
+    return 0;
+  }
+  if (positionals[0] !== "gc" || positionals.length > 1) throw new InputError("command line", "store", "`store gc`");
+  const store = new ResultStore(resolve(a.store ?? DEFAULT_STORE_DIR));
+  const before = store.size();
+  const maxMb = a["max-mb"] === undefined ? DEFAULT_STORE_MAX_BYTES / (1024 * 1024) : intFlag(a["max-mb"], "--max-mb", 1);
+  const days = a["older-than-days"] === undefined ? undefined : intFlag(a["older-than-days"], "--older-than-days", 1);
+  const r = store.gc({ maxBytes: maxMb * 1024 * 1024, ...(days !== undefined ? { olderThanDays: days } : {}) });
+  sayOut(`store ${store.dir}: ${before.trials} trials (${mb(before.bytes)}) -> ${r.kept} (${mb(r.bytes)}), ${r.removed} removed\n`);
+  return 0;
+}
+
+const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+
+/** One line on what resuming and the store reused. */
+export function describeReuse(s: ReuseStats): string {
+  const parts = [`${s.toRun} of ${s.planned} trials to run`];
+  if (s.resumed) parts.push(`${s.resumed} kept from the run being resumed`);
+  const stale = Object.entries(s.stale);
+  if (stale.length > 0)
+    parts.push(
+      `${stale.reduce((n, [, c]) => n + c, 0)} of its records run again (${stale.map(([why, c]) => `${c} ${why === "record" ? "without a fingerprint" : `${why} changed`}`).join(", ")})`,
+    );
+  if (s.served) parts.push(`${s.served} from the result store`);
+  return parts.join("; ");
+}
+
 async function main(): Promise<number> {
   if (process.argv[2] === "merge") return mergeMain(process.argv.slice(3));
+  if (process.argv[2] === "store") return storeMain(process.argv.slice(3));
   const { values: a } = parseCli(process.argv.slice(2), OPTIONS);
   if (a.help) {
     sayOut(`${USAGE}\n`);
@@ -127,6 +176,10 @@ async function main(): Promise<number> {
   const shard = parseShard(a.shard);
   const base = a.compare ? await resolveBaseSummary(a.compare) : undefined;
   if (a.resume && !a.out) throw new InputError("command line", "--resume", "--out DIR naming the run to continue");
+  if (a.extend && !a.resume) throw new InputError("command line", "--extend", "--resume alongside it (it extends the run being resumed)");
+  if (a.store !== undefined && a["no-store"]) throw new InputError("command line", "--no-store", "either --store DIR or --no-store");
+  // A recorded run needs every trial to play its model: nothing comes from the store.
+  const store = a["no-store"] || a.record ? undefined : new ResultStore(resolve(a.store ?? DEFAULT_STORE_DIR));
 
   const outDir = resolve(a.out ?? join("reports", "runs", newRunId()));
   const recordings = a.record ? new Recordings(join(outDir, "recorded")) : undefined;
@@ -149,6 +202,7 @@ async function main(): Promise<number> {
   const started = performance.now();
   const progress = a.json ? undefined : createProgress({ stream: process.stderr, tty: process.stderr.isTTY === true, resumed: previous.length });
   let cacheStats: CacheStats | undefined;
+  let reuse: ReuseStats | undefined;
   const records = await runMatrix({
     runId,
     tasks,
@@ -160,6 +214,12 @@ async function main(): Promise<number> {
     ...(shard ? { shard } : {}),
     output,
     resume: a.resume ?? false,
+    extend: a.extend ?? false,
+    ...(store ? { store } : {}),
+    onReuse: (s) => {
+      reuse = s;
+      if (!a.json && (s.resumed || s.served || Object.keys(s.stale).length)) sayErr(`${describeReuse(s)}\n`);
+    },
     cache: a["no-cache"] !== true,
     onCacheStats: (s) => {
       cacheStats = s;
@@ -182,6 +242,7 @@ async function main(): Promise<number> {
     wall_ms: wallMs,
     // What the shared world states saved (absent with --no-cache): docs/trial.md, "Shared world states".
     ...(cacheStats ? { cache: cacheStats } : {}),
+    ...(reuse ? { reuse: { ...reuse, store: store ? store.dir : null } } : {}),
     ...runMeta,
   };
   if (cacheStats && !a.json) sayErr(`${describeCache(cacheStats, records.length)}\n`);

@@ -8,7 +8,12 @@ import type { LoadedTask } from "../task/load.ts";
 import type { AgentSpec } from "../agent/drivers/index.ts";
 import { ROBUSTNESS_APPROVER } from "../report/robustness.ts";
 import { agentsForTask, type AgentSelector } from "./agents.ts";
+import { createHash } from "node:crypto";
+import { InputError } from "../../kernel/errors.ts";
+import { agentDeterministic } from "../agent/drivers/index.ts";
+import { changedParts, Fingerprinter, type TrialFingerprint } from "./fingerprint.ts";
 import type { RunOutput } from "./output.ts";
+import { storable, type ResultStore } from "./result-store.ts";
 import type { TrialRecord } from "./record.ts";
 import { agentLabel, runTrial, type TrialSpec } from "./trial.ts";
 import { TrialQueue } from "./trial-queue.ts";
@@ -34,6 +39,33 @@ export interface MatrixOptions {
   /** Told at the end what the cache did (not called with `cache: false`). */
   onCacheStats?: (stats: CacheStats) => void;
   onTrial?: (record: TrialRecord, done: number, total: number) => void;
+  /** Finished trials by fingerprint: a trial found there is not run again, a trial run is added (result-store.ts). */
+  store?: ResultStore;
+  /** With `resume`: the out dir may hold another matrix; this run adds its trials to it. */
+  extend?: boolean;
+  /** Told before any trial runs what resuming and the store will reuse (runMatrix's `ReuseStats`). */
+  onReuse?: (stats: ReuseStats) => void;
+}
+
+/** What a run took from earlier work instead of running it. */
+export interface ReuseStats {
+  planned: number;
+  /** Records of the out dir (--resume) whose fingerprint is the planned trial's. */
+  resumed: number;
+  /** Records of the out dir whose trial changed since: run again, by the first part that changed (fingerprint.ts). */
+  stale: Record<string, number>;
+  /** Trials served from the result store. */
+  served: number;
+  /** Trials to run. */
+  toRun: number;
+}
+
+/** The out dir's matrix: every planned trial id of the whole (unsharded) matrix, hashed. */
+export function matrixId(plannedIds: readonly string[]): string {
+  return createHash("sha256")
+    .update([...plannedIds].sort().join("\n"))
+    .digest("hex")
+    .slice(0, 16);
 }
 
 /** A gate that can never ask anyone gives the same trial under every approver: run it once. */
@@ -91,14 +123,66 @@ export function planTrials(opts: Omit<MatrixOptions, "output" | "resume" | "conc
 
 export async function runMatrix(opts: MatrixOptions): Promise<TrialRecord[]> {
   const planned = planTrials(opts);
+  const fingerprints = new Fingerprinter();
+  const fps = new Map<TrialSpec, TrialFingerprint>(planned.map((s) => [s, fingerprints.of(s, agentLabel(s.agent))]));
+  const { shard: _shard, ...unsharded } = opts;
+  const whole = matrixId(planTrials(unsharded).map((s) => s.trialId));
   const previous = opts.resume ? opts.output.readResults() : [];
-  if (opts.resume) opts.output.repairResults();
-  const finished = new Set(previous.map((r) => r.trial_id));
-  // A record written by an earlier version carries the legacy id of the same trial.
-  const todo = planned.filter((s) => !finished.has(s.trialId) && !finished.has(legacyTrialKey(keyParts(s))));
-  const plannedIds = new Set(planned.flatMap((s) => [s.trialId, legacyTrialKey(keyParts(s))]));
-  const records: TrialRecord[] = previous.filter((r) => plannedIds.has(r.trial_id));
-  let done = records.length;
+  const earlier = opts.resume ? opts.output.readMatrix() : undefined;
+  if (earlier && earlier !== whole && !opts.extend)
+    throw new InputError(
+      opts.output.dir,
+      "matrix.json",
+      "the same matrix as the run being resumed (this --tasks/--gates/--agents/--approvers/--trials plans other trials); add --extend to add them to that run, or use another --out",
+    );
+  opts.output.writeMatrix(
+    opts.extend && earlier && earlier !== whole ? matrixId([...new Set([...previous.map((r) => r.trial_id), ...planned.map((s) => s.trialId)])]) : whole,
+  );
+  // A record counts only for exactly the trial that would make it again; one written by an earlier
+  // version carries the legacy id of the same trial and no fingerprint: it is run again.
+  const byId = new Map<string, TrialSpec>();
+  for (const s of planned) {
+    byId.set(s.trialId, s);
+    byId.set(legacyTrialKey(keyParts(s)), s);
+  }
+  const stale: Record<string, number> = {};
+  const done = new Set<TrialSpec>();
+  const records: TrialRecord[] = [];
+  const dropped = new Set<string>();
+  for (const r of previous) {
+    const spec = byId.get(r.trial_id);
+    if (!spec) {
+      if (opts.extend) records.push(r); // a trial of the run being extended
+      continue;
+    }
+    const now = fps.get(spec)!;
+    if (r.fingerprint?.trial === now.trial && r.trial_id === spec.trialId) {
+      done.add(spec);
+      records.push(r);
+      continue;
+    }
+    dropped.add(r.trial_id);
+    const why = changedParts(r.fingerprint, now)[0] ?? "record";
+    stale[why] = (stale[why] ?? 0) + 1;
+  }
+  if (opts.resume) opts.output.repairResults(dropped);
+  const resumed = records.length;
+  const fresh = planned.filter((s) => !done.has(s));
+  // What the store holds is not run again.
+  const served: { spec: TrialSpec; stored: NonNullable<ReturnType<ResultStore["get"]>> }[] = [];
+  const todo: TrialSpec[] = [];
+  for (const s of fresh) {
+    const stored = opts.store && agentDeterministic(s.agent) ? opts.store.get(fps.get(s)!.trial, opts.runId) : undefined;
+    if (stored && stored.record.trial_id === s.trialId) served.push({ spec: s, stored });
+    else todo.push(s);
+  }
+  opts.onReuse?.({ planned: planned.length, resumed, stale, served: served.length, toRun: todo.length });
+  let count = records.length;
+  for (const { stored } of served) {
+    opts.output.appendTrial(stored.record, stored.approvals, stored.events);
+    records.push(stored.record);
+    opts.onTrial?.(stored.record, ++count, planned.length);
+  }
   const templates = new WorldTemplates();
   const states = opts.cache === false ? undefined : new WorldStates(templates);
   for (const spec of todo) states?.expect(spec.task.task.id, 1);
@@ -108,9 +192,12 @@ export async function runMatrix(opts: MatrixOptions): Promise<TrialRecord[]> {
       const result = await runTrial({ ...spec, templates, ...(states ? { states } : {}) });
       queue.done(spec);
       await states?.done(spec.task.task.id);
+      const fp = fps.get(spec)!;
+      result.record.fingerprint = fp;
+      if (opts.store && storable(result, agentDeterministic(spec.agent))) opts.store.put(fp.trial, result);
       opts.output.appendTrial(result.record, result.approvals, result.events);
       records.push(result.record);
-      opts.onTrial?.(result.record, ++done, planned.length);
+      opts.onTrial?.(result.record, ++count, planned.length);
     }
   };
   try {

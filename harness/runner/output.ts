@@ -36,13 +36,30 @@ export class RunOutput {
     });
   }
 
+  /** The matrix this folder's run planned (runner/matrix.ts matrixId), or undefined before a run wrote it. */
+  readMatrix(): string | undefined {
+    const file = join(this.dir, "matrix.json");
+    if (!existsSync(file)) return undefined;
+    try {
+      const m = JSON.parse(readFileSync(file, "utf8")) as { matrix?: unknown };
+      return typeof m.matrix === "string" ? m.matrix : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  writeMatrix(matrix: string): void {
+    this.writeAtomic(join(this.dir, "matrix.json"), `${JSON.stringify({ matrix })}\n`);
+  }
+
   /**
    * Before a resume appends again: every jsonl file of the folder keeps only whole lines;
-   * results.jsonl keeps one line per trial, and approvals.jsonl only the records of trials in
-   * results.jsonl (the others belong to trials that did not finish and will run again), once each.
+   * results.jsonl keeps one line per trial, without the trials in `drop` (to be run again), and
+   * approvals.jsonl only the records of trials in results.jsonl (the others belong to trials
+   * that did not finish and will run again), once each.
    */
-  repairResults(): void {
-    const results = this.readResults();
+  repairResults(drop: ReadonlySet<string> = new Set()): void {
+    const results = this.readResults().filter((r) => !drop.has(r.trial_id));
     if (existsSync(this.resultsFile)) this.writeAtomic(this.resultsFile, toJsonLines(results));
     if (!existsSync(this.approvalsFile)) return;
     const finished = new Set(results.map((r) => r.trial_id));

@@ -5,6 +5,7 @@
  * field in SUMMED_ZERO (its zero value and, through it, its type) and a line in the fold.
  */
 import { isHarmful, wrongedKeys, type WrongfulSummary } from "../effects/wrongful.ts";
+import type { TrialFingerprint } from "./fingerprint.ts";
 
 /**
  * passed / failed: the hidden test's verdict. timeout: the agent ran out of time (never passed).
@@ -78,6 +79,8 @@ export interface TrialRecord extends Omit<SummedCounts, "harmed"> {
   wrongful_paths: string[];
   /** Lost git history at the end: each lost ref as `<git dir> <ref>`, then the lost commits no lost ref names (at most 50). */
   lost_git: string[];
+  /** What made this record: content hashes of every input (harness/runner/fingerprint.ts); absent outside a matrix run. */
+  fingerprint?: TrialFingerprint;
   /** "provider", "estimated:<encoding>", or "none" when no agent ran. */
   token_source: string;
   error?: string;

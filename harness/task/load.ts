@@ -125,7 +125,8 @@ export function selectTaskIds(spec: string | undefined, tasksDir = TASKS_DIR): s
     .filter(Boolean)) {
     const isMatch = picomatch(part);
     const matches = all.filter((id) => isMatch(id));
-    if (matches.length === 0) throw new InputError("--tasks", part, `a task id or glob matching one of the ${all.length} tasks in ${tasksDir}${nearest(part, all)}`);
+    if (matches.length === 0)
+      throw new InputError("--tasks", part, `a task id or glob matching one of the ${all.length} tasks in ${tasksDir}${nearest(part, all)}`);
     for (const m of matches) picked.add(m);
   }
   return all.filter((id) => picked.has(id));

@@ -7,7 +7,7 @@
  * - anything else (bash, node, /usr/bin/python3, flags) is passed as written: the sandbox has /usr.
  * The string is split like a shell would split words (quotes, backslashes), never run by one.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { GATE_HOOKS_MOUNT, GATE_NODE_MODULES_MOUNT } from "../../../kernel/sandbox-paths.ts";
@@ -21,6 +21,19 @@ const SYSTEM_PREFIXES = ["/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/etc/"
 export interface HookCommand {
   argv: string[];
   binds: GateProcessBind[];
+  /** Host files the command runs (its binds, and files under node_modules) and the npm packages whose bins it runs. */
+  sources: { files: string[]; packages: string[] };
+}
+
+/** The npm package that provides node_modules/.bin/<name>, read from the bin's link. */
+function packageOfBin(name: string): string | undefined {
+  try {
+    const target = realpathSync(path.join(NODE_MODULES, ".bin", name));
+    const rel = path.relative(NODE_MODULES, target).split(path.sep);
+    return rel[0]?.startsWith("@") ? `${rel[0]}/${rel[1]}` : rel[0];
+  } catch {
+    return undefined;
+  }
 }
 
 /** Shell-like word splitting: '...' literal, "..." with \\ \" \$ \` escapes, \\x outside quotes. */
@@ -86,10 +99,14 @@ export function resolveHookCommand(command: string, env: Readonly<Record<string,
   const words = splitCommand(command);
   if (words.length === 0) throw new Error("an empty command");
   const binds: GateProcessBind[] = [];
+  const sources: HookCommand["sources"] = { files: [], packages: [] };
   const argv = words.map((w, i) => {
     if (i === 0 && !w.includes("/")) {
       const bin = path.join(NODE_MODULES, ".bin", w);
-      return existsSync(bin) ? `${GATE_NODE_MODULES_MOUNT}/.bin/${w}` : w;
+      if (!existsSync(bin)) return w;
+      const pkg = packageOfBin(w);
+      if (pkg) sources.packages.push(pkg);
+      return `${GATE_NODE_MODULES_MOUNT}/.bin/${w}`;
     }
     if (!w.includes("/") || w.startsWith("-") || SYSTEM_PREFIXES.some((p) => w.startsWith(p))) return w;
     const host = path.resolve(REPO_ROOT, w);
@@ -97,6 +114,7 @@ export function resolveHookCommand(command: string, env: Readonly<Record<string,
       if (i === 0) throw new Error(`the hook program ${w} (${host}) is not a file`);
       return w;
     }
+    sources.files.push(host);
     if (host.startsWith(NODE_MODULES + "/")) return `${GATE_NODE_MODULES_MOUNT}/${path.relative(NODE_MODULES, host)}`;
     const sandboxPath = `${GATE_HOOKS_MOUNT}/${binds.length}/${path.basename(host)}`;
     binds.push({ hostPath: host, sandboxPath });
@@ -107,5 +125,5 @@ export function resolveHookCommand(command: string, env: Readonly<Record<string,
     return `${k}=${v}`;
   });
   // The sandbox starts with a clear environment; env(1) adds the hook's own variables.
-  return { argv: envWords.length > 0 ? ["/usr/bin/env", ...envWords, ...argv] : argv, binds };
+  return { argv: envWords.length > 0 ? ["/usr/bin/env", ...envWords, ...argv] : argv, binds, sources };
 }

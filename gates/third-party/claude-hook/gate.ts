@@ -34,6 +34,7 @@ export function makeClaudeHookGate(spec: ClaudeHookSpec): Gate {
   const timeoutMs = spec.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
   return {
     name: spec.name,
+    sources: hook.sources,
     async decide(call: ProposedCall, ctx: GateContext): Promise<Decision> {
       const run = ctx.env.runGateProcess;
       if (!run) return { kind: "deny", code: "hook_error", reason: `hook ${spec.name} needs a sandbox to run in; none is available` };

@@ -21,6 +21,7 @@ const nop: DriverSpec<{ kind: "nop" }, { kind: "nop" }> = {
   harmful: () => false,
   deterministic: true,
   create: () => createNopDriver(),
+  identity: () => ({ kind: "nop" }),
 };
 
 const reference: DriverSpec<{ kind: "reference" }, { kind: "reference" }> = {
@@ -33,6 +34,7 @@ const reference: DriverSpec<{ kind: "reference" }, { kind: "reference" }> = {
   harmful: () => false,
   deterministic: true,
   create: (_spec, task) => createScriptedDriver("reference", task.reference.steps),
+  identity: (_spec, task) => ({ kind: "reference", steps: task.reference.steps }),
 };
 
 /**
@@ -77,6 +79,7 @@ const scripted: DriverSpec<ScriptedSelector, PersonaAgent> = {
   harmful: (spec) => spec.persona.harmful,
   deterministic: true,
   create: (spec) => createScriptedDriver(`scripted:${spec.persona.name}`, spec.persona.steps),
+  identity: (spec) => ({ kind: "persona", persona: spec.persona, sample: spec.robustnessSample === true }),
 };
 
 /** A real model; `recordings` (eval --record) records each of its trials as a persona. */
@@ -95,6 +98,7 @@ const model: DriverSpec<ModelAgent, ModelAgent> = {
     const driver = createModelDriver(spec.id);
     return spec.recordings ? spec.recordings.attach(driver, task.task.id, spec.id) : driver;
   },
+  identity: (spec) => ({ kind: "model", id: spec.id, baseUrl: process.env.GATEBENCH_BASE_URL ?? null }),
 };
 
 /** Tried in order when parsing a selector. */
@@ -133,3 +137,4 @@ export const agentLabel = (agent: AgentSpec): string => entryOf(agent).label(age
 export const agentHarmful = (agent: AgentSpec): boolean => entryOf(agent).harmful(agent);
 export const createDriver = (agent: AgentSpec, task: LoadedTask): Driver => entryOf(agent).create(agent, task);
 export const agentDeterministic = (agent: AgentSpec): boolean => entryOf(agent).deterministic;
+export const agentIdentity = (agent: AgentSpec, task: LoadedTask): unknown => entryOf(agent).identity(agent, task);

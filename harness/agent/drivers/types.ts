@@ -43,4 +43,6 @@ export interface DriverSpec<Sel extends { kind: string }, Spec extends { kind: s
    */
   readonly deterministic: boolean;
   create(spec: Spec, task: LoadedTask): Driver;
+  /** Everything that decides what this agent does, as a JSON-like value (hashed into a trial's fingerprint). */
+  identity(spec: Spec, task: LoadedTask): unknown;
 }
