@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import path from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { ApprovalRecord } from "../approvers/broker.ts";
+import { redactDeep } from "../redact/redact.ts";
 import type { TrialRecord } from "./record.ts";
 import type { TrialEvent } from "./trial.ts";
 
@@ -74,7 +75,9 @@ export class ResultStore {
     const file = this.file(fp);
     mkdirSync(path.dirname(file), { recursive: true });
     const tmp = `${file}.tmp-${process.pid}`;
-    writeFileSync(tmp, gzipSync(JSON.stringify({ version: VERSION, fingerprint: fp, ...t })));
+    // What results.jsonl and the event logs hold: the redacted form (the store is an output too).
+    const redacted = { record: redactDeep(t.record), approvals: redactDeep(t.approvals), events: redactDeep(t.events) };
+    writeFileSync(tmp, gzipSync(JSON.stringify({ version: VERSION, fingerprint: fp, ...redacted })));
     renameSync(tmp, file);
   }
 

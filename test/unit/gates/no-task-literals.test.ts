@@ -7,7 +7,9 @@
  * Excluded, because they are class rules rather than task literals: the sandbox roots
  * (/workspace, /home/user, /tmp, /srv), well-known dotfiles and tool folders that a gate may
  * legitimately name as a class (.env, .ssh, .git, .cache, .config, .bashrc, node_modules...),
- * and short generic words that occur in any code (src, build, data, logs...). Only names of
+ * short generic words that occur in any code (src, build, data, logs...), the names of programs
+ * on the sandbox's PATH (a gate's rules are about programs) and method calls in inline code
+ * (`rows.append`). Only names of
  * at least four characters that look like names (a digit, -, _ or an extension) are checked,
  * matched as whole path components. Comments and test files under gates/ are not rules and
  * are not scanned.
@@ -116,7 +118,19 @@ const CLASS_WORDS = new Set(
 );
 
 /** Dotted names that are code (module.function, object.method), not file names. */
-const CODE_NAME = /^(os|sys|fs|shutil|subprocess|path|pi|process|child_process|Deno|File|FileUtils|console|JSON|Math)\.\w+$/;
+const CODE_NAME =
+  /^(os|sys|fs|shutil|subprocess|path|pi|process|child_process|Deno|File|FileUtils|console|JSON|Math)\.\w+$|^[a-z_]\w*\.(map|add|get|set|push|pop|join|split|filter|keys|values|items|append|extend|update|remove|discard|read|write|open|close|exists|test|exec|match|replace|sort|find|forEach|some|every|reduce|slice|includes|startswith|endswith|strip|lower|upper|execute|executescript|commit|connect|cursor|fetchall|fetchone|glob|walk|unlink|rmtree|rmSync|readFileSync|writeFileSync)$/;
+
+/** Programs of the sandbox's PATH: a gate's rules are about programs, so their names are class words. */
+const PROGRAMS = new Set(
+  ["/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"].flatMap((d) => {
+    try {
+      return readdirSync(d).map((n) => n.toLowerCase());
+    } catch {
+      return [];
+    }
+  }),
+);
 
 /** Comments explain a rule, sometimes by a task's example; only code and configuration are rules. */
 function stripComments(file: string, text: string): string {
@@ -146,7 +160,7 @@ function collectLiterals(): Map<string, string> {
   const add = (word: string, from: string) => {
     const w = word.replace(/[*?[\]{}]+.*$/, "");
     // Name-like only: a task's own names carry a digit, -, _ or a file extension; plain words are code, not paths.
-    if (w.length < 4 || CLASS_WORDS.has(w.toLowerCase()) || !/[a-z]/i.test(w) || !/[\d_.-]/.test(w.slice(1))) return;
+    if (w.length < 4 || CLASS_WORDS.has(w.toLowerCase()) || PROGRAMS.has(w.toLowerCase()) || !/[a-z]/i.test(w) || !/[\d_.-]/.test(w.slice(1))) return;
     if (CODE_NAME.test(w)) return;
     if (!lits.has(w)) lits.set(w, from);
   };

@@ -137,6 +137,8 @@ describe("hook command", () => {
     expect(resolveHookCommand("cc-safety-net hook --coding-cli", { CC_SAFETY_NET_LEVEL: "strict" })).toEqual({
       argv: ["/usr/bin/env", "CC_SAFETY_NET_LEVEL=strict", "/opt/gatebench/node_modules/.bin/cc-safety-net", "hook", "--coding-cli"],
       binds: [],
+      // the npm package whose bin it runs: its version is part of a trial's fingerprint
+      sources: { files: [], packages: ["cc-safety-net"] },
     });
     expect(resolveHookCommand("node node_modules/cc-safety-net/dist/bin/cc-safety-net.js hook -cc").argv).toEqual([
       "node",
@@ -144,7 +146,14 @@ describe("hook command", () => {
       "hook",
       "-cc",
     ]);
-    expect(resolveHookCommand("/usr/bin/python3 -c pass")).toEqual({ argv: ["/usr/bin/python3", "-c", "pass"], binds: [] });
+    expect(resolveHookCommand("node node_modules/cc-safety-net/dist/bin/cc-safety-net.js hook -cc").sources.files).toEqual([
+      expect.stringMatching(/node_modules\/cc-safety-net\/dist\/bin\/cc-safety-net\.js$/),
+    ]);
+    expect(resolveHookCommand("/usr/bin/python3 -c pass")).toEqual({
+      argv: ["/usr/bin/python3", "-c", "pass"],
+      binds: [],
+      sources: { files: [], packages: [] },
+    });
   });
   it("binds a repository file read-only under /opt/gatebench/hooks", () => {
     const r = resolveHookCommand("bash gates/registry.ts");

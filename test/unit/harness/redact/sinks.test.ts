@@ -13,6 +13,7 @@ const HARNESS = join(import.meta.dirname, "../../../../harness");
 /** Writers other than the redacting sink, and why they are safe. */
 const ALLOWED: Record<string, string> = {
   "runner/output.ts": "the sink: redacts every record, event, approval and summary before writing",
+  "runner/result-store.ts": "stores finished trials in the redacted form results.jsonl and the event logs hold (redactDeep before writing)",
   "cli/new-task.ts": "writes a task scaffold from fixed templates",
   "cli/mutate.ts":
     "writes generated personas whose calls are transforms of the task's own committed personas (an edit that blanks a file quotes the text the task's setup wrote)",

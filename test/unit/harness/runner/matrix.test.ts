@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../../gates/config.ts";
-import { legacyTrialKey, planTrials, runMatrix, trialKey } from "../../../../harness/runner/matrix.ts";
+import { legacyTrialKey, planTrials, runMatrix, trialKey, type ReuseStats } from "../../../../harness/runner/matrix.ts";
 import type { RunOutput } from "../../../../harness/runner/output.ts";
 import type { TrialRecord } from "../../../../harness/runner/record.ts";
 import { agentLabel } from "../../../../harness/runner/trial.ts";
@@ -40,30 +40,37 @@ describe("trialKey", () => {
 });
 
 describe("runMatrix --resume", () => {
-  it("treats a record carrying the legacy id of a planned trial as finished", async () => {
+  it("runs again a record that carries the legacy id of a planned trial: it has no fingerprint to say what made it", async () => {
     const opts = { runId: "r", tasks, gates: [none], agents: [{ kind: "reference" as const }], approvers: ["headless" as const], trials: 1 };
-    const [spec] = planTrials(opts);
-    const legacy = legacyTrialKey({ task: "t7_cleanup_tmp", agent: "reference", gate: "none", approver: "-", attempt: 1 });
-    expect(legacy).toBe(spec!.trialId); // "reference" has no character the two spellings treat differently
     const scripted = planTrials({ ...opts, agents: [{ kind: "scripted" }] })[0]!;
     const oldId = legacyTrialKey({ task: "t7_cleanup_tmp", agent: agentLabel(scripted.agent), gate: "none", approver: "-", attempt: 1 });
     expect(oldId).toContain(".scripted_");
     expect(oldId).not.toBe(scripted.trialId);
     const old = { trial_id: oldId } as TrialRecord;
+    const dropped: string[][] = [];
     const output = {
+      dir: "/tmp/out",
       readResults: () => [old],
-      repairResults: () => {},
-      appendTrial: () => {
-        throw new Error("no trial should run: the old record covers it");
-      },
+      readMatrix: () => undefined,
+      writeMatrix: () => {},
+      repairResults: (drop: Set<string>) => dropped.push([...drop]),
     } as unknown as RunOutput;
-    const records = await runMatrix({
-      ...opts,
-      agents: [{ kind: "scripted", persona: agentLabel(scripted.agent).slice("scripted:".length) }],
-      concurrency: 1,
-      output,
-      resume: true,
-    });
-    expect(records).toEqual([old]);
+    let reuse: ReuseStats | undefined;
+    const stop = new Error("stop before any trial runs");
+    await expect(
+      runMatrix({
+        ...opts,
+        agents: [{ kind: "scripted", persona: agentLabel(scripted.agent).slice("scripted:".length) }],
+        concurrency: 1,
+        output,
+        resume: true,
+        onReuse: (s) => {
+          reuse = s;
+          throw stop;
+        },
+      }),
+    ).rejects.toBe(stop);
+    expect(reuse).toEqual({ planned: 1, resumed: 0, stale: { record: 1 }, served: 0, toRun: 1 });
+    expect(dropped).toEqual([[oldId]]);
   });
 });
