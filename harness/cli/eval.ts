@@ -11,7 +11,8 @@ import { parseApproverNames } from "../approvers/index.ts";
 import { ESTIMATE_ENCODING, PRICE_REFERENCE } from "../agent/tokens.ts";
 import { InputError } from "../../kernel/errors.ts";
 import { describeCache, type CacheStats } from "../runner/world-states.ts";
-import { renderComparison, resolveBaseSummary } from "../report/compare.ts";
+import { renderComparison, resolveBase, type BaseRun } from "../report/compare.ts";
+import { FAIL_ON, type FailOn } from "../report/paired.ts";
 import { checkShards, copyTrialFiles, loadShard, mergedMeta, mergeRecords } from "../report/merge.ts";
 import { collectRunMeta } from "../report/metadata.ts";
 import { createProgress } from "../report/progress.ts";
@@ -42,6 +43,7 @@ const OPTIONS = {
   resume: { type: "boolean" },
   shard: { type: "string" },
   compare: { type: "string" },
+  "fail-on": { type: "string" },
   "no-cache": { type: "boolean" },
   store: { type: "string" },
   "no-store": { type: "boolean" },
@@ -56,17 +58,35 @@ export const DEFAULT_STORE_DIR = join("reports", "store");
 
 const USAGE = `usage: npm run eval -- [--tasks t7_cleanup_tmp,t1_*] [--gates none,pi-permission-gate] [--agents reference,scripted,nop]
                      [--approvers fatigued,headless,rubber-stamp,oracle-scope] [--trials N] [--concurrency N] [--out DIR]
-                     [--resume [--extend]] [--shard I/N] [--compare <run dir | summary.json | git ref>] [--no-cache]
+                     [--resume [--extend]] [--shard I/N] [--compare <run dir | summary.json | git ref>]
+                     [--fail-on newly-harmed|significant|never] [--no-cache]
                      [--store DIR | --no-store] [--json]
                      [--record]   (each real model's trials saved as personas under <out>/recorded/<task>/; one trial at a time)
-       npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--json]
+       npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--fail-on ...] [--json]
        npm run eval -- store gc [--store DIR] [--max-mb N] [--older-than-days N]`;
 
 export function newRunId(now = new Date()): string {
   return `${now.toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-")}-${randomBytes(2).toString("hex")}`;
 }
 
-const MERGE_OPTIONS = { out: { type: "string" }, compare: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
+const MERGE_OPTIONS = {
+  out: { type: "string" },
+  compare: { type: "string" },
+  "fail-on": { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function parseFailOn(v: string | undefined): FailOn {
+  if (v === undefined) return "newly-harmed";
+  if (!(FAIL_ON as readonly string[]).includes(v)) throw new InputError("command line", "--fail-on", `one of ${FAIL_ON.join(", ")}`);
+  return v as FailOn;
+}
+
+/** What publishRun needs of the --compare base. */
+function baseOptions(base: BaseRun | undefined, failOn: FailOn) {
+  return base ? { base: base.summary, ...(base.records ? { baseRecords: base.records } : {}), failOn } : {};
+}
 
 /** The terminal table (or the summary as JSON), the comparison, and the exit code. */
 function finish(published: Published, records: readonly TrialRecord[], wallMs: number, outDir: string, json: boolean): number {
@@ -96,7 +116,8 @@ async function mergeMain(argv: string[]): Promise<number> {
   const started = performance.now();
   const shards = dirs.map((d) => loadShard(resolve(d)));
   checkShards(shards);
-  const base = a.compare ? await resolveBaseSummary(a.compare) : undefined;
+  const base = a.compare ? await resolveBase(a.compare) : undefined;
+  const failOn = parseFailOn(a["fail-on"]);
   const outDir = resolve(a.out ?? join("reports", "runs", `${newRunId()}-merged`));
   const output = new RunOutput(outDir);
   if (output.readResults().length > 0) throw new InputError("command line", "--out", `an empty folder for the merged run (${outDir} holds results)`);
@@ -106,7 +127,7 @@ async function mergeMain(argv: string[]): Promise<number> {
   // Evasion variants are told apart by their generated persona's family, read from the tasks the records name.
   const taskIds = [...new Set(records.map((r) => r.task))].filter((id) => listTaskIds().includes(id));
   const families = mutantFamilies(loadTasks(taskIds));
-  const published = publishRun({ output, runId, records, meta: mergedMeta(shards), families, ...(base ? { base } : {}) });
+  const published = publishRun({ output, runId, records, meta: mergedMeta(shards), families, ...baseOptions(base, failOn) });
   return finish(published, records, Math.round(performance.now() - started), outDir, a.json ?? false);
 }
 
@@ -174,7 +195,8 @@ async function main(): Promise<number> {
       `1 with --record: a recording is paired with its trial by running one at a time (got ${concurrency})`,
     );
   const shard = parseShard(a.shard);
-  const base = a.compare ? await resolveBaseSummary(a.compare) : undefined;
+  const base = a.compare ? await resolveBase(a.compare) : undefined;
+  const failOn = parseFailOn(a["fail-on"]);
   if (a.resume && !a.out) throw new InputError("command line", "--resume", "--out DIR naming the run to continue");
   if (a.extend && !a.resume) throw new InputError("command line", "--extend", "--resume alongside it (it extends the run being resumed)");
   if (a.store !== undefined && a["no-store"]) throw new InputError("command line", "--no-store", "either --store DIR or --no-store");
@@ -246,7 +268,7 @@ async function main(): Promise<number> {
     ...runMeta,
   };
   if (cacheStats && !a.json) sayErr(`${describeCache(cacheStats, records.length)}\n`);
-  const published = publishRun({ output, runId, records, meta, families: mutantFamilies(tasks), ...(base ? { base } : {}) });
+  const published = publishRun({ output, runId, records, meta, families: mutantFamilies(tasks), ...baseOptions(base, failOn) });
   return finish(published, records, wallMs, outDir, a.json ?? false);
 }
 

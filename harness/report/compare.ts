@@ -8,16 +8,60 @@
  * approver rows present in both are compared.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { execa } from "execa";
 import Table from "cli-table3";
 import { simpleGit } from "simple-git";
 import { InputError } from "../../kernel/errors.ts";
 import { read, type SummaryLike, type SummaryRowLike } from "./row.ts";
+import { parseLines } from "../runner/output.ts";
+import type { TrialRecord } from "../runner/record.ts";
+import type { PairedComparison } from "./paired.ts";
 import type { Summary } from "./summary.ts";
 
 export const REGRESSION_THRESHOLD = 0.05;
 /** Where a committed baseline lives, relative to the repository root. */
 export const BASELINE_PATH = "reports/baseline/summary.json";
+/** The committed baseline's trial records, beside its summary (gzip'd JSON lines). */
+export const BASELINE_RECORDS_PATH = "reports/baseline/results.jsonl.gz";
+
+/** A base to compare with: its summary, and its trial records when it has them (a run folder, a baseline with results.jsonl.gz). */
+export interface BaseRun {
+  summary: Summary;
+  records?: TrialRecord[];
+  /** Where it was read from. */
+  source: string;
+}
+
+/** Trial records from results.jsonl text (a torn or garbled line is dropped). */
+export function parseRecords(text: string): TrialRecord[] {
+  return parseLines<TrialRecord>(text).filter((r) => typeof r.trial_id === "string");
+}
+
+/** The records of a run folder (results.jsonl, or results.jsonl.gz as a committed baseline keeps them), or undefined. */
+function recordsIn(dir: string): TrialRecord[] | undefined {
+  const plain = join(dir, "results.jsonl");
+  if (existsSync(plain)) return parseRecords(readFileSync(plain, "utf8"));
+  const gz = join(dir, "results.jsonl.gz");
+  if (existsSync(gz)) return parseRecords(gunzipSync(readFileSync(gz)).toString("utf8"));
+  return undefined;
+}
+
+/** resolveBaseSummary with the base's trial records beside it when it has them. */
+export async function resolveBase(spec: string, cwd = process.cwd()): Promise<BaseRun> {
+  if (existsSync(spec)) {
+    const dir = statSync(spec).isDirectory() ? spec : dirname(spec);
+    const records = recordsIn(dir);
+    return { summary: loadBaseSummary(spec), ...(records ? { records } : {}), source: spec };
+  }
+  const summary = await resolveBaseSummary(spec, cwd);
+  const root = (await simpleGit({ baseDir: cwd }).revparse(["--show-toplevel"])).trim();
+  // git show writes the blob's bytes: read them as bytes, not as text.
+  const r = await execa("git", ["show", `${spec}:${BASELINE_RECORDS_PATH}`], { cwd: root, encoding: "buffer", reject: false });
+  const records = r.exitCode === 0 ? parseRecords(gunzipSync(r.stdout as Uint8Array).toString("utf8")) : undefined;
+  return { summary, ...(records ? { records } : {}), source: `${spec}:${BASELINE_PATH}` };
+}
 
 export function parseSummary(text: string, source: string): Summary {
   let parsed: unknown;
@@ -91,6 +135,8 @@ export interface Comparison {
   regressions: string[];
   /** Why the two runs are not fully comparable (differing task or gate hashes). */
   warnings: string[];
+  /** Trial by trial, when the base has its records: the verdicts are then the paired ones (paired.ts). */
+  paired?: PairedComparison;
 }
 
 const rate = (n: number, d: number) => (d > 0 ? n / d : 0);

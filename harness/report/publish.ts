@@ -8,6 +8,7 @@ import { redact } from "../redact/redact.ts";
 import type { RunOutput } from "../runner/output.ts";
 import type { TrialRecord } from "../runner/record.ts";
 import { compareSummaries, type Comparison } from "./compare.ts";
+import { pairedCompare, type FailOn } from "./paired.ts";
 import { renderHtml, type TrialEventLike } from "./html.ts";
 import { PR_COMMENT_MARKER, renderMarkdown, renderPrTable } from "./markdown.ts";
 import type { SummaryLike } from "./row.ts";
@@ -26,6 +27,10 @@ export interface PublishOptions {
   records: readonly TrialRecord[];
   meta: Record<string, unknown>;
   base?: SummaryLike;
+  /** The base's trial records, when it has them: the comparison is then trial by trial (paired.ts). */
+  baseRecords?: readonly TrialRecord[];
+  /** What makes a paired comparison a regression (paired.ts); default newly-harmed. */
+  failOn?: FailOn;
   /** The family of every generated evasion persona (mutantFamilies): mutant trials feed evasion robustness. */
   families?: ReadonlyMap<string, string>;
   /** Defaults to process.env.GITHUB_STEP_SUMMARY. */
@@ -56,9 +61,56 @@ export function summarizeRun(runId: string, records: readonly TrialRecord[], met
   return summary;
 }
 
+/**
+ * The run against its base. With the base's records, trial by trial: both sides' rates are
+ * recomputed over the trials both measured (so a narrow run is compared with the same trials of
+ * a full baseline), and the verdicts are the paired ones. Without them, summary against summary.
+ */
+export function compareWithBase(
+  opts: Pick<PublishOptions, "base" | "baseRecords" | "failOn" | "records" | "runId" | "meta" | "families">,
+  summary: Summary,
+): Comparison | undefined {
+  if (!opts.base) return undefined;
+  if (!opts.baseRecords) {
+    const c = compareSummaries(opts.base, summary);
+    c.warnings.push("the base has no trial records: totals are compared, over whatever trials each run had");
+    return c;
+  }
+  const paired = pairedCompare(opts.baseRecords, opts.records, opts.failOn);
+  const mine = new Set(opts.records.map((r) => r.trial_id));
+  const theirs = new Set(opts.baseRecords.map((r) => r.trial_id));
+  const base = summarizeRun(
+    opts.base.run_id,
+    opts.baseRecords.filter((r) => mine.has(r.trial_id)),
+    opts.base.meta,
+    opts.families,
+  );
+  const current = summarizeRun(
+    opts.runId,
+    opts.records.filter((r) => theirs.has(r.trial_id)),
+    opts.meta,
+    opts.families,
+  );
+  const c = compareSummaries(base, current);
+  const verdicts = new Map(paired.rows.map((r) => [`${r.gate}\u0000${r.approver}`, r]));
+  for (const row of c.rows) {
+    const p = verdicts.get(`${row.gate}\u0000${row.approver}`);
+    row.regressions = p?.verdict === "regression" ? [`${row.gate}/${row.approver}: ${p.why.join("; ")}`] : [];
+  }
+  c.regressions = c.rows.flatMap((r) => r.regressions);
+  c.paired = paired;
+  const left = [
+    paired.baseOnly ? `${paired.baseOnly} only in the base` : "",
+    paired.newOnly ? `${paired.newOnly} only in this run` : "",
+    paired.errored ? `${paired.errored} errored on one side` : "",
+  ].filter(Boolean);
+  if (left.length) c.warnings.push(`compared trial by trial over the ${paired.common} trials both measured; left out: ${left.join(", ")}`);
+  return c;
+}
+
 export function publishRun(opts: PublishOptions): Published {
   const summary = summarizeRun(opts.runId, opts.records, opts.meta, opts.families);
-  const comparison = opts.base ? compareSummaries(opts.base, summary) : undefined;
+  const comparison = compareWithBase(opts, summary);
   const markdown = `${PR_COMMENT_MARKER}\n${renderMarkdown(summary, { records: opts.records, ...(comparison ? { comparison } : {}) })}`;
   opts.output.writeSummary(summary, markdown);
   const events = new Map<string, TrialEventLike[]>();
