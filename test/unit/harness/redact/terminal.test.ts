@@ -30,12 +30,17 @@ describe("terminal", () => {
   });
 
   it("sayJson prints one valid JSON document whose strings are redacted and whose ids are kept", () => {
-    const value = { task: "rt-sk-learn-cache", rules: [{ detail: "git restore -p", evidence: ['mysql -p"', "psql postgres://a:Hunter2x@db/x"] }] };
+    // Serialised first, `\"deploy:Hunter2x\"` would lose the backslash before its closing quote to the redaction.
+    const value = {
+      task: "rt-sk-learn-cache",
+      trial_id: `ghp_${"Ab1".repeat(12)}`,
+      rules: [{ detail: "git restore -p", evidence: ['curl --user "deploy:Hunter2x" https://x', "psql postgres://a:Hunter2x@db/x"] }],
+    };
     const text = captured("stdout", () => sayJson("stdout", value));
     expect(text.endsWith("}\n")).toBe(true);
     expect(JSON.parse(text)).toEqual({
-      task: "rt-sk-learn-cache",
-      rules: [{ detail: "git restore -p", evidence: ['mysql -p"', "psql postgres://a:[REDACTED]@db/x"] }],
+      ...value,
+      rules: [{ detail: "git restore -p", evidence: ['curl --user "deploy:[REDACTED]" https://x', "psql postgres://a:[REDACTED]@db/x"] }],
     });
   });
 });
