@@ -38,10 +38,11 @@ function valueAt(text: string, at: number): Range | undefined {
 /** Names that say secret even in a sentence (`your password: Tr0ub4dor`); `pass`, `token`, `secret` alone do not. */
 const STRONG_WORDS = new Set(["password", "passwd", "passphrase", "apikey"]);
 
-/** Whether `at` starts a field: a line, a list item, an object entry, a query parameter. */
+/** Whether `at` starts a field: a line, a list item, an object entry, a query parameter, a quoted string. */
 function fieldStart(text: string, at: number): boolean {
   let i = at - 1;
-  if (text[i] === '"' || text[i] === "'") i--;
+  // A name that opens a quoted string starts it (`echo "token: …" > notes`, `{"token": …}`).
+  if (text[i] === '"' || text[i] === "'") return true;
   const blanks = () => {
     while (i >= 0 && (text[i] === " " || text[i] === "\t")) i--;
   };
