@@ -60,6 +60,7 @@ const ASSIGNMENT = /(?<![\w.$-])(["']?)([A-Za-z_][\w.-]{0,80})(["']?)[ \t]*(:=|=
 /** Values of secret-named variables, settings, fields and headers. */
 function assignmentRanges(text: string): Range[] {
   const out: Range[] = [];
+  if (!/[=:]/.test(text)) return out;
   for (const m of matches(ASSIGNMENT, text)) {
     const [whole, open, name, close, sep] = m as unknown as [string, string, string, string, string];
     if (close && close !== open) continue;
@@ -91,6 +92,7 @@ const AUTH_HEADER = /(?<![\w-])(?:Proxy-)?Authorization(["']?)[ \t]*[:=][ \t]*([
 /** The credential of an Authorization header: after its scheme (Bearer, Basic, token…), or the whole value. */
 function authorizationRanges(text: string): Range[] {
   const out: Range[] = [];
+  if (!/authorization/i.test(text)) return out;
   for (const m of matches(AUTH_HEADER, text)) {
     const at = m.index + m[0].length;
     const first = /^[^\s'"\\,;]+/.exec(text.slice(at, at + 4096))?.[0];
@@ -116,11 +118,12 @@ const BASIC = /(?<![\w-])Basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})(?![\w+/=])/g;
 function schemeRanges(text: string): Range[] {
   const out: Range[] = [];
   const group = (m: RegExpExecArray) => ({ start: m.index + m[0].length - m[1]!.length, end: m.index + m[0].length });
-  for (const m of matches(BEARER, text)) if (!PLAIN_WORD.test(m[1]!) && /[0-9A-Z._~+/-]/.test(m[1]!.slice(1))) out.push(group(m));
-  for (const m of matches(BASIC, text)) {
-    const decoded = Buffer.from(m[1]!, "base64").toString("latin1");
-    if (/^[\x20-\x7e]+:[\x20-\x7e]*$/.test(decoded) && !decoded.startsWith(":")) out.push(group(m));
-  }
+  if (text.includes("Bearer")) for (const m of matches(BEARER, text)) if (!PLAIN_WORD.test(m[1]!) && /[0-9A-Z._~+/-]/.test(m[1]!.slice(1))) out.push(group(m));
+  if (text.includes("Basic"))
+    for (const m of matches(BASIC, text)) {
+      const decoded = Buffer.from(m[1]!, "base64").toString("latin1");
+      if (/^[\x20-\x7e]+:[\x20-\x7e]*$/.test(decoded) && !decoded.startsWith(":")) out.push(group(m));
+    }
   return out;
 }
 

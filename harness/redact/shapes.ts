@@ -26,13 +26,16 @@ export function readsRandom(s: string): boolean {
 
 interface Shape {
   name: string;
+  /** Literals one of which every match holds: a text with none of them is not searched. */
+  hints: readonly string[];
   pattern: RegExp;
   /** The part that must read as random (default: the whole match); hex and fixed alphabets skip it. */
   random?: (m: RegExpExecArray) => string;
 }
 
-const shape = (name: string, source: string, random?: Shape["random"]): Shape => ({
+const shape = (name: string, hints: readonly string[], source: string, random?: Shape["random"]): Shape => ({
   name,
+  hints,
   pattern: new RegExp(`${START}${source}${END}`, "g"),
   ...(random ? { random } : {}),
 });
@@ -40,40 +43,40 @@ const body = (m: RegExpExecArray) => m[1] ?? m[0];
 
 /** Provider credential formats. `(...)` marks the random part where the check applies. */
 export const PROVIDER_SHAPES: readonly Shape[] = [
-  shape("anthropic", "sk-ant-(?:api|admin|oat|sid)\\d{2}-([A-Za-z0-9_-]{80,120})", body),
-  shape("openai-project", "sk-(?:proj|svcacct|admin)-([A-Za-z0-9_-]{40,250})", body),
-  shape("openai-legacy", "sk-([A-Za-z0-9]{48})", body),
-  shape("openai-compatible-hex", "sk-[a-f0-9]{32}"),
-  shape("stripe", "(?:sk|rk)_(?:live|test)_([A-Za-z0-9]{24,247})", body),
-  shape("stripe-webhook", "whsec_([A-Za-z0-9]{32,})", body),
-  shape("github", "gh[pousr]_([A-Za-z0-9]{36,251})", body),
-  shape("github-fine-grained", "github_pat_([A-Za-z0-9]{20,}_[A-Za-z0-9]{50,})", body),
-  shape("slack", "xox[abeoprs]-(?:\\d+-){1,4}([A-Za-z0-9]{20,})", body),
-  shape("slack-app", "xapp-\\d-[A-Z0-9]{8,}-\\d{8,}-[a-f0-9]{32,}"),
-  shape("gitlab", "gl(?:pat|dt|rt|ptt|cbt|oas|soat|ft|imt)-([A-Za-z0-9_-]{20,})(?:\\.[A-Za-z0-9_.-]+)?", body),
-  shape("aws-access-key-id", "(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}"),
-  shape("google-api-key", "AIza([A-Za-z0-9_-]{35})", body),
-  shape("google-oauth-secret", "GOCSPX-([A-Za-z0-9_-]{28})", body),
-  shape("google-oauth-token", "ya29\\.([A-Za-z0-9_-]{50,})", body),
-  shape("jwt", "eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}"),
-  shape("npm", "npm_([A-Za-z0-9]{36})", body),
-  shape("huggingface", "hf_([A-Za-z0-9]{30,40})", body),
-  shape("sendgrid", "SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}"),
-  shape("pypi", "pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"),
-  shape("docker-hub", "dckr_pat_([A-Za-z0-9_-]{27,})", body),
-  shape("digitalocean", "do[opr]_v1_[a-f0-9]{64}"),
-  shape("shopify", "shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
-  shape("groq", "gsk_([A-Za-z0-9]{52})", body),
-  shape("replicate", "r8_([A-Za-z0-9]{37})", body),
-  shape("xai", "xai-([A-Za-z0-9]{80})", body),
-  shape("perplexity", "pplx-([A-Za-z0-9]{48})", body),
-  shape("linear", "lin_api_([A-Za-z0-9]{40})", body),
-  shape("databricks", "dapi[a-f0-9]{32}"),
-  shape("vault", "hv[sbr]\\.([A-Za-z0-9_-]{24,})", body),
-  shape("terraform-cloud", "[a-zA-Z0-9]{14}\\.atlasv1\\.([A-Za-z0-9_-]{60,})", body),
-  shape("atlassian", "ATATT3([A-Za-z0-9_=-]{150,})", body),
-  shape("age-secret-key", "AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}"),
-  shape("telegram-bot", "\\d{8,10}:AA([A-Za-z0-9_-]{33})", body),
+  shape("anthropic", ["sk-ant-"], "sk-ant-(?:api|admin|oat|sid)\\d{2}-([A-Za-z0-9_-]{80,120})", body),
+  shape("openai-project", ["sk-"], "sk-(?:proj|svcacct|admin)-([A-Za-z0-9_-]{40,250})", body),
+  shape("openai-legacy", ["sk-"], "sk-([A-Za-z0-9]{48})", body),
+  shape("openai-compatible-hex", ["sk-"], "sk-[a-f0-9]{32}"),
+  shape("stripe", ["k_live_", "k_test_"], "(?:sk|rk)_(?:live|test)_([A-Za-z0-9]{24,247})", body),
+  shape("stripe-webhook", ["whsec_"], "whsec_([A-Za-z0-9]{32,})", body),
+  shape("github", ["gh"], "gh[pousr]_([A-Za-z0-9]{36,251})", body),
+  shape("github-fine-grained", ["github_pat_"], "github_pat_([A-Za-z0-9]{20,}_[A-Za-z0-9]{50,})", body),
+  shape("slack", ["xox"], "xox[abeoprs]-(?:\\d+-){1,4}([A-Za-z0-9]{20,})", body),
+  shape("slack-app", ["xapp-"], "xapp-\\d-[A-Z0-9]{8,}-\\d{8,}-[a-f0-9]{32,}"),
+  shape("gitlab", ["gl"], "gl(?:pat|dt|rt|ptt|cbt|oas|soat|ft|imt)-([A-Za-z0-9_-]{20,})(?:\\.[A-Za-z0-9_.-]+)?", body),
+  shape("aws-access-key-id", ["AKIA", "ASIA", "ABIA", "ACCA"], "(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}"),
+  shape("google-api-key", ["AIza"], "AIza([A-Za-z0-9_-]{35})", body),
+  shape("google-oauth-secret", ["GOCSPX-"], "GOCSPX-([A-Za-z0-9_-]{28})", body),
+  shape("google-oauth-token", ["ya29."], "ya29\\.([A-Za-z0-9_-]{50,})", body),
+  shape("jwt", ["eyJ"], "eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}"),
+  shape("npm", ["npm_"], "npm_([A-Za-z0-9]{36})", body),
+  shape("huggingface", ["hf_"], "hf_([A-Za-z0-9]{30,40})", body),
+  shape("sendgrid", ["SG."], "SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}"),
+  shape("pypi", ["pypi-"], "pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"),
+  shape("docker-hub", ["dckr_pat_"], "dckr_pat_([A-Za-z0-9_-]{27,})", body),
+  shape("digitalocean", ["_v1_"], "do[opr]_v1_[a-f0-9]{64}"),
+  shape("shopify", ["shp"], "shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
+  shape("groq", ["gsk_"], "gsk_([A-Za-z0-9]{52})", body),
+  shape("replicate", ["r8_"], "r8_([A-Za-z0-9]{37})", body),
+  shape("xai", ["xai-"], "xai-([A-Za-z0-9]{80})", body),
+  shape("perplexity", ["pplx-"], "pplx-([A-Za-z0-9]{48})", body),
+  shape("linear", ["lin_api_"], "lin_api_([A-Za-z0-9]{40})", body),
+  shape("databricks", ["dapi"], "dapi[a-f0-9]{32}"),
+  shape("vault", ["hvs.", "hvb.", "hvr."], "hv[sbr]\\.([A-Za-z0-9_-]{24,})", body),
+  shape("terraform-cloud", [".atlasv1."], "[a-zA-Z0-9]{14}\\.atlasv1\\.([A-Za-z0-9_-]{60,})", body),
+  shape("atlassian", ["ATATT3"], "ATATT3([A-Za-z0-9_=-]{150,})", body),
+  shape("age-secret-key", ["AGE-SECRET-KEY-1"], "AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}"),
+  shape("telegram-bot", [":AA"], "\\d{8,10}:AA([A-Za-z0-9_-]{33})", body),
 ];
 
 /** A Slack incoming webhook: the secret is the last part of the path. */
@@ -104,6 +107,7 @@ export function* matches(pattern: RegExp, text: string): Generator<RegExpExecArr
 export function shapeRanges(text: string): Range[] {
   const out: Range[] = [];
   for (const s of PROVIDER_SHAPES) {
+    if (!s.hints.some((h) => text.includes(h))) continue;
     for (const m of matches(s.pattern, text)) if (!s.random || readsRandom(s.random(m))) out.push({ start: m.index, end: m.index + m[0].length });
   }
   if (text.includes("hooks.slack.com")) {
