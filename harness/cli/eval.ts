@@ -30,7 +30,7 @@ import { listTaskIds, loadTasks, selectTaskIds } from "../task/load.ts";
 import { mutantFamilies } from "../report/robustness.ts";
 import { intFlag, parseCli, run } from "./main.ts";
 import { parseShard } from "./shard.ts";
-import { sayErr, sayOut } from "../redact/terminal.ts";
+import { sayErr, sayJson, sayOut } from "../redact/terminal.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
@@ -93,7 +93,7 @@ function finish(published: Published, records: readonly TrialRecord[], wallMs: n
   const { summary, comparison } = published;
   const comparisonText = comparison ? renderComparison(comparison) : "";
   if (json) {
-    sayOut(`${JSON.stringify(summary, null, 2)}\n`);
+    sayJson("stdout", summary);
   } else {
     sayOut(`${renderTerminalTable(summary)}\n`);
     if (comparisonText) sayOut(`\n${comparisonText}\n`);

@@ -22,8 +22,8 @@ import { decideCall, gateOnWorld, loadGateForFlag, openWorld, type WorldChoice }
 import type { WorldSource } from "../explain/world-spec.ts";
 import { TOOL_NAMES, TOOL_PERMISSIONS } from "../../kernel/tools.ts";
 import { parseCli, runIfMain } from "./main.ts";
-import { redactDeep } from "../redact/redact.ts";
-import { sayOut } from "../redact/terminal.ts";
+import { redactArgv } from "../redact/redact.ts";
+import { sayJson, sayOut } from "../redact/terminal.ts";
 
 const OPTIONS = {
   gate: { type: "string" },
@@ -125,7 +125,8 @@ async function corpusMode(a: { gate: string; corpus: string; json?: boolean | un
     .map((n) => loadGateForFlag(n, "--gate"));
   const entries = readCorpus(a.corpus);
   const report = await runCorpus(gates, entries, worldChoice(a));
-  sayOut(a.json ? `${JSON.stringify(redactDeep({ corpus: a.corpus, ...report }), null, 2)}\n` : `${formatCorpusReport(report, a.corpus)}\n`);
+  if (a.json) sayJson("stdout", { corpus: a.corpus, ...report });
+  else sayOut(`${formatCorpusReport(report, a.corpus)}\n`);
   return 0;
 }
 
@@ -151,13 +152,14 @@ async function main(): Promise<number> {
     const out = {
       decision: e.decision,
       reason: e.reason,
-      commands: e.commands,
+      // Each word redacted knowing the others: `-pPW` is a password after mysql, a flag after find.
+      commands: e.commands.map((c) => ({ ...c, argv: redactArgv(c.argv) })),
       targets: e.targets,
       ...(e.code ? { code: e.code } : {}),
       layers: e.layers,
       world: e.world,
     };
-    sayOut(`${JSON.stringify(redactDeep(out), null, 2)}\n`);
+    sayJson("stdout", out);
     return 0;
   }
   const lines = [
@@ -167,7 +169,15 @@ async function main(): Promise<number> {
   lines.push(`world:    ${describeWorld(e.world)}`);
   if (e.layers.length) lines.push("layers:", ...e.layers.map((l) => `  ${l.gate}: ${l.decision}${l.reason ? ` — ${l.reason.split("\n")[0]}` : ""}`));
   if (e.commands.length)
-    lines.push("commands:", ...e.commands.map((c) => `  ${"  ".repeat(c.depth)}${c.argv.map((w) => (/\s/.test(w) ? JSON.stringify(w) : w)).join(" ")}`));
+    lines.push(
+      "commands:",
+      ...e.commands.map(
+        (c) =>
+          `  ${"  ".repeat(c.depth)}${redactArgv(c.argv)
+            .map((w) => (/\s/.test(w) ? JSON.stringify(w) : w))
+            .join(" ")}`,
+      ),
+    );
   if (e.targets.length) {
     const shown = e.targets.map(
       (t) =>

@@ -15,7 +15,7 @@ import { InputError } from "../../kernel/errors.ts";
 import { loadTasks, selectTaskIds } from "../task/load.ts";
 import { PersonaSchema } from "../task/schema.ts";
 import { parseCli, runIfMain } from "./main.ts";
-import { sayErr, sayOut } from "../redact/terminal.ts";
+import { sayErr, sayJson, sayOut } from "../redact/terminal.ts";
 
 const OPTIONS = {
   from: { type: "string" },
@@ -69,7 +69,7 @@ async function main(): Promise<number> {
     out ??= join(task.dir, "personas", `${result.persona.name}.yaml`);
   }
   if (out) writeFileSync(out, result.yaml);
-  if (a.json) sayOut(`${JSON.stringify({ persona: result.persona, unmapped: result.unmapped, out: out ?? null }, null, 2)}\n`);
+  if (a.json) sayJson("stdout", { persona: result.persona, unmapped: result.unmapped, out: out ?? null });
   else {
     // The persona itself, for the user to redirect into a file: replays need the calls verbatim.
     if (!out) process.stdout.write(result.yaml);

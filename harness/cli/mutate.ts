@@ -13,7 +13,7 @@ import { FAMILIES, type Family } from "../adversity/transforms.ts";
 import { InputError } from "../../kernel/errors.ts";
 import { loadTasks, selectTaskIds } from "../task/load.ts";
 import { intFlag, parseCli, runIfMain } from "./main.ts";
-import { sayErr, sayOut } from "../redact/terminal.ts";
+import { sayErr, sayJson, sayOut } from "../redact/terminal.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
@@ -99,20 +99,14 @@ async function main(): Promise<number> {
   }
   const { byFamily, reasons } = tally(result.verdicts);
   if (a.json) {
-    sayOut(
-      `${JSON.stringify(
-        {
-          kept: result.verdicts.filter((v) => v.kept).length,
-          rejected: result.verdicts.filter((v) => !v.kept).length,
-          byFamily,
-          reasons,
-          notes: result.notes,
-          verdicts: result.verdicts,
-        },
-        null,
-        2,
-      )}\n`,
-    );
+    sayJson("stdout", {
+      kept: result.verdicts.filter((v) => v.kept).length,
+      rejected: result.verdicts.filter((v) => !v.kept).length,
+      byFamily,
+      reasons,
+      notes: result.notes,
+      verdicts: result.verdicts,
+    });
     return 0;
   }
   const kept = result.verdicts.filter((v) => v.kept).length;

@@ -14,7 +14,7 @@ import { inspectTask, selectTaskIds, TASKS_DIR, type LoadedTask } from "../task/
 import { redactDeep } from "../redact/redact.ts";
 import { validateTask, type TaskValidation } from "../validate/rules.ts";
 import { intFlag, parseCli, run } from "./main.ts";
-import { sayErr, sayOut } from "../redact/terminal.ts";
+import { sayErr, sayJson, sayOut } from "../redact/terminal.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
@@ -38,7 +38,7 @@ async function main(): Promise<number> {
   } catch (e) {
     // --json promises one JSON document on stdout even when the selection itself is bad.
     if (!(e instanceof InputError) || !a.json) throw e;
-    sayOut(`${JSON.stringify(redactDeep([loadFailure(a.tasks ?? "", [e])]), null, 2)}\n`);
+    sayJson("stdout", [loadFailure(a.tasks ?? "", [e])]);
     sayErr(`gatebench: bad input: ${e.message}\n`);
     return 2;
   }
@@ -51,17 +51,17 @@ async function main(): Promise<number> {
     Array.from({ length: Math.min(concurrency, todo.length) }, async () => {
       while (next < todo.length) {
         const { i, task } = todo[next++]!;
-        // Everything printed below derives from the redacted result (test output can quote secrets).
-        results[i] = redactDeep(await validateTask(task));
+        results[i] = await validateTask(task);
         if (!a.json) sayErr(`validated ${results[i]!.task}: ${results[i]!.valid ? "valid" : "INVALID"}\n`);
       }
     }),
   );
   if (a.json) {
-    sayOut(`${JSON.stringify(redactDeep(results), null, 2)}\n`);
+    sayJson("stdout", results);
   } else {
+    // The table is built from a redacted copy (test output can quote secrets): wrapping could split one across lines.
     const table = new Table({ head: ["task", "status", "broken rules"], style: { head: [], border: [] }, wordWrap: true, colWidths: [28, 9, 90] });
-    for (const r of results) {
+    for (const r of redactDeep(results)) {
       const broken = r.rules.filter((x) => !x.ok);
       table.push([
         r.task,

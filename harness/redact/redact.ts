@@ -1,85 +1,72 @@
 /**
- * The one redaction module: every byte gatebench writes about a trial (command summaries, event
- * logs, hidden-test output, setup errors, approval records, summaries, the terminal line) goes
- * through `redact` (text) or `redactDeep` (records) first; harness/runner/output.ts applies it
- * to everything it writes. What a log may say about a tool call: never file bodies, never
- * secrets. Covered:
- *  - known token shapes: AKIA…, sk-…, sk_live_…/rk_test_…, ghp_…/gho_…, github_pat_…, xox[abpr]-…,
- *    glpat-…, AIza…, JWTs, Bearer/Basic credentials, PEM private key blocks;
- *  - credentials in URLs (postgres://u:p@h, also without a scheme: u:p@host);
- *  - command-line forms: -p<password>, -u user:pass / --user user:pass, --password x,
- *    --token=x (any flag naming a password, token, secret, key or credential);
- *  - KEY=value and KEY: value for secret-ish names, and `KEY value` when the name looks like a
- *    variable (upper case or snake_case: `aws configure set aws_secret_access_key X`);
- *  - bare high-entropy tokens (a 40-character AWS secret), but not hex digests: a git SHA or a
- *    sha256 in a path is not a secret.
+ * The one redaction module. Rules:
+ *
+ *  - Redact at the output sinks only, never in memory. Records, event logs and results stay as
+ *    they are while the run uses them (to resume, merge, summarise, look up a trial's log); the
+ *    sinks write a redacted copy: harness/runner/output.ts (results.jsonl, trials/<id>.jsonl,
+ *    approvals.jsonl, summary.json, summary.md, report.html), the terminal
+ *    (harness/redact/terminal.ts), the CI step summary and the CLIs' `--json` documents.
+ *  - Never a key. The identifying fields of a record (run_id, trial_id, task, agent, gate,
+ *    approver, category, attempt, and the ids, names and folders of `IDENTIFYING_FIELDS`) are
+ *    written as they are: `rt-sk-learn-cache` is a task id, and a trial's log is found by it.
+ *  - Recognise secrets by their real shapes, never by a short prefix, so that text without a
+ *    secret is never changed (`find -print`, `git restore -p`, `reference_passes: …`, a temp
+ *    folder's random name):
+ *      - provider credentials by format, prefix, alphabet and length (OpenAI, Anthropic, Stripe,
+ *        GitHub, Slack, GitLab, AWS key ids, Google, npm, HuggingFace, JWTs, PEM private keys…;
+ *        harness/redact/shapes.ts);
+ *      - by what names them (harness/redact/named.ts): `NAME=value` / `NAME: value` when the name
+ *        says password, token, secret or a qualified key (API_KEY, aws_secret_access_key, not
+ *        primary_key or max_tokens); Authorization headers; Bearer tokens and Basic credentials
+ *        (base64 of user:password); the password of `scheme://user:password@host`;
+ *      - by position on a command line (harness/redact/command-line.ts): the value of a flag named
+ *        like a secret (`--password x`, `--api-key=x`), and short flags only for the programs known
+ *        to take a password there (`mysql -pPW`, `sshpass -p PW`, `curl -u user:PW`,
+ *        `docker login -p PW`, `redis-cli -a PW`…), never `ssh -p 22`, `mkdir -p`, `grep -P`;
+ *      - bare high-entropy tokens of 32 characters or more that read as random (with nothing else
+ *        to know them by, about 1 in 450 random 32-character tokens and 1 in 6,000 40-character
+ *        base64 ones are missed); hex digests (git SHAs, sha256), UUIDs, spelled digests (sha512-…,
+ *        h1:…), SSH public keys, CamelCase names, paths and base64 of text (unless the text holds a
+ *        secret) are not secrets.
+ *    Variables and placeholders (`$TOKEN`, `<password>`, `%s`, `?`, a file such as key.pem) are
+ *    references to a secret, not secrets, and stay.
+ *  - Only the secret itself becomes `[REDACTED]`: names, users, hosts and quotes stay, so
+ *    redacting is idempotent, and a JSON document is redacted value by value before it is
+ *    serialised (`jsonText`), never as text after it, so it stays valid JSON for any input.
  */
+import { argvRanges, commandLineRanges } from "./command-line.ts";
+import { namedRanges } from "./named.ts";
+import { entropyRanges, type Range, shapeRanges } from "./shapes.ts";
+
+export { looksLikeSecretToken } from "./shapes.ts";
+
 export const REDACTED = "[REDACTED]";
 
-const SECRET_SHAPES: RegExp[] = [
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g,
-  /\b(sk|pk|rk)-[A-Za-z0-9_-]{8,}/g,
-  /\b(sk|pk|rk)_(live|test)_[A-Za-z0-9]{8,}/g,
-  /\bgh[pousr]_[A-Za-z0-9]{8,}/g,
-  /\bgithub_pat_[A-Za-z0-9_]{8,}/g,
-  /\bxox[abpr]-[A-Za-z0-9-]{8,}/g,
-  /\bglpat-[A-Za-z0-9_-]{8,}/g,
-  /\b(AKIA|ASIA)[0-9A-Z]{12,}/g,
-  /\bAIza[0-9A-Za-z_-]{20,}/g,
-  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g,
-  /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
-];
-const SECRET_WORD = "(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|AUTH)";
-const VALUE = `("[^"]*"|'[^']*'|[^\\s;&|<>]+)`;
-const SECRET_ASSIGNMENT = new RegExp(`\\b([A-Za-z0-9_-]*${SECRET_WORD}[A-Za-z0-9_-]*)\\s*([=:])\\s*${VALUE}`, "gi");
-/** `NAME value` where NAME looks like a variable: upper case (API_TOKEN) or snake_case (aws_secret_access_key). */
-const UPPER_SECRET_NAME = `(?:[A-Z0-9]*_)*[A-Z0-9]*${SECRET_WORD}[A-Z0-9_]*`;
-const SNAKE_SECRET_NAME = "[a-z0-9]+(?:_[a-z0-9]+)*_(?:key|token|secret|password|passwd|pass|credentials?)(?:_[a-z0-9]+)*";
-const SECRET_NAME_VALUE = new RegExp(`(?<![$\\w-])(${UPPER_SECRET_NAME}|${SNAKE_SECRET_NAME})[ \\t]+(?![-=:\\[])${VALUE}`, "g");
-/** --password x, --token=x, --api-key x, --client-secret x. */
-const FLAG_WORD = "(?:password|passwd|token|secret|api-?key|private-key|access-key|credentials?)";
-const SECRET_FLAG = new RegExp(`(^|\\s)(--?[A-Za-z0-9-]*${FLAG_WORD}[A-Za-z0-9-]*)(=|[ \\t]+)(?!-)("[^"]*"|'[^']*'|[^\\s;&|<>]+)`, "gi");
-/** mysql -p<password>: glued to -p, four characters or more, or anything not a flag cluster. */
-const GLUED_P = /(^|\s)-p(?=\S)(?![A-Za-z]{1,3}(\s|$))([^\s;&|<>]+)/g;
-/** curl -u user:pass, --user user:pass. */
-const USER_PASS_FLAG = /(^|\s)(-u|--user|--proxy-user)(=|[ \t]+)(?:"([^":]+):[^"]*"|'([^':]+):[^']*'|([^\s:"']+):[^\s"']+)/g;
-const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi;
-const BARE_CREDENTIALS = /(^|[\s'"=(])([A-Za-z0-9._%+-]+):([^\s@/:'"]+)@(?=[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*([:/\s'"]|$))/g;
-const TOKEN_CANDIDATE = /[A-Za-z0-9+/=_-]{32,}/g;
-
-function entropy(s: string): number {
-  const counts = new Map<string, number>();
-  for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
-  let h = 0;
-  for (const n of counts.values()) h -= (n / s.length) * Math.log2(n / s.length);
-  return h;
+/** Every range of `text` that holds a secret (possibly overlapping). */
+export function secretRanges(text: string): Range[] {
+  // Base64 of text (`echo <base64> | base64 -d | bash`) is a secret when the text it encodes holds one.
+  return [...shapeRanges(text), ...namedRanges(text), ...commandLineRanges(text), ...entropyRanges(text, (decoded) => secretRanges(decoded).length > 0)];
 }
 
-function charClass(c: string): number {
-  return /[A-Z]/.test(c) ? 0 : /[a-z]/.test(c) ? 1 : /[0-9]/.test(c) ? 2 : 3;
+/** `text` with every range replaced by one REDACTED (overlapping and touching ranges merged). */
+function replaceRanges(text: string, ranges: readonly Range[]): string {
+  if (ranges.length === 0) return text;
+  const sorted = [...ranges].filter((r) => r.end > r.start).sort((a, b) => a.start - b.start || b.end - a.end);
+  let out = "";
+  let at = 0;
+  for (let i = 0; i < sorted.length; ) {
+    const start = sorted[i]!.start;
+    let end = sorted[i]!.end;
+    for (i++; i < sorted.length && sorted[i]!.start <= end; i++) end = Math.max(end, sorted[i]!.end);
+    out += text.slice(at, start) + REDACTED;
+    at = end;
+  }
+  return out + text.slice(at);
 }
 
-/** How often neighbouring characters change class (upper, lower, digit, symbol): ~0.64 for random base64, ~0.3 for words and paths. */
-function classChanges(t: string): number {
-  let changes = 0;
-  for (let i = 1; i < t.length; i++) if (charClass(t[i]!) !== charClass(t[i - 1]!)) changes++;
-  return changes / (t.length - 1);
-}
-
-/** A random-looking token: mixed case and digits, high entropy, not a hex digest, not a path or identifier. */
-export function looksLikeSecretToken(t: string): boolean {
-  if (/^[0-9a-fA-F-]+$/.test(t)) return false;
-  if (!/[A-Z]/.test(t) || !/[a-z]/.test(t)) return false;
-  // Letters only: a name (CamelCase changes case every few letters) unless it changes case like random text.
-  if (!/[0-9+/]/.test(t)) return classChanges(t) >= 0.45 && entropy(t) >= 3.5;
-  // A path: a lower-case word among segments that all read like names (src/Components/Button2/index).
-  const segments = t.split("/");
-  if (segments.length > 1 && segments.some((seg) => /^[a-z]{3,}$/.test(seg)) && segments.every((seg) => seg.length < 2 || classChanges(seg) < 0.35))
-    return false;
-  // A name made of words (x86_64-unknown-linux-gnu): two lower-case words or more between - and _ (not in base64).
-  if (t.split(/[-_]/).filter((seg) => /^[a-z]{3,}$/.test(seg)).length >= 2) return false;
-  // Random base64 changes class at ~0.64 of its characters (below 0.3: about 1 in 100,000 secrets).
-  return classChanges(t) >= 0.3 && entropy(t) >= 3.5;
+/** The redaction itself, every time (what `redact` remembers). */
+export function redactText(text: string): string {
+  return replaceRanges(text, secretRanges(text));
 }
 
 /**
@@ -91,6 +78,7 @@ const REMEMBER_MAX_TEXT = 16 * 1024;
 const REMEMBER_MAX_CHARS = 4 * 1024 * 1024;
 let rememberedChars = 0;
 
+/** `text` with every secret replaced by REDACTED; text without a secret comes back unchanged. */
 export function redact(text: string): string {
   if (text.length > REMEMBER_MAX_TEXT) return redactText(text);
   const known = redacted.get(text);
@@ -105,37 +93,62 @@ export function redact(text: string): string {
   return out;
 }
 
-/** The redaction itself, every time (what `redact` remembers). */
-export function redactText(text: string): string {
-  let out = text;
-  for (const shape of SECRET_SHAPES) out = out.replace(shape, REDACTED);
-  out = out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
-  out = out.replace(BARE_CREDENTIALS, `$1$2:${REDACTED}@`);
-  out = out.replace(USER_PASS_FLAG, (_m, pre: string, flag: string, sep: string, dq?: string, sq?: string, bare?: string) => {
-    const quote = dq !== undefined ? '"' : sq !== undefined ? "'" : "";
-    return `${pre}${flag}${sep}${quote}${dq ?? sq ?? bare}:${REDACTED}${quote}`;
-  });
-  out = out.replace(SECRET_FLAG, (_m, pre: string, flag: string, sep: string) => `${pre}${flag}${sep}${REDACTED}`);
-  out = out.replace(GLUED_P, (_m, pre: string) => `${pre}-p${REDACTED}`);
-  out = out.replace(SECRET_ASSIGNMENT, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`);
-  // A path after the name (grep -rn API_KEY src/) is not its value.
-  out = out.replace(SECRET_NAME_VALUE, (m, _name: string, value: string) =>
-    value === REDACTED || /^(\.{0,2}\/|~\/)|\/$/.test(value) ? m : `${m.slice(0, m.length - value.length)}${REDACTED}`,
-  );
-  out = out.replace(TOKEN_CANDIDATE, (t) => (looksLikeSecretToken(t) ? REDACTED : t));
-  return out;
+/** A command split into words (an explanation's argv), each word redacted knowing the others (`mysql`, then `-pPW`). */
+export function redactArgv(argv: readonly string[]): string[] {
+  const byWord = argvRanges(argv);
+  return argv.map((a, i) => replaceRanges(a, [...byWord[i]!, ...secretRanges(a)]));
 }
 
-/** A copy of a JSON-like value with every string redacted (object keys are kept). */
-export function redactDeep<T>(value: T): T {
+/**
+ * Fields that identify or look something up and are never rewritten, at any depth: a record's
+ * key (run_id, trial_id, task, agent, gate, approver, category, attempt), the ids of calls and
+ * confirmations, persona and variant names, and the folders and files a document names.
+ */
+export const IDENTIFYING_FIELDS: ReadonlySet<string> = new Set([
+  "run_id",
+  "trial_id",
+  "task",
+  "agent",
+  "gate",
+  "approver",
+  "category",
+  "attempt",
+  "id",
+  "confirmation_id",
+  "tool_call_id",
+  "tool",
+  "persona",
+  "name",
+  "source",
+  "family",
+  "gates",
+  "approvers",
+  "dir",
+  "out",
+  "corpus",
+]);
+
+/**
+ * A copy of a JSON-like value with every string redacted, except the strings (or lists of
+ * strings) of identifying fields; object keys are kept. The input is not changed.
+ */
+export function redactDeep<T>(value: T, keep: ReadonlySet<string> = IDENTIFYING_FIELDS): T {
   if (typeof value === "string") return redact(value) as T;
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, keep)) as T;
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v);
+    for (const [k, v] of Object.entries(value)) {
+      const identifying = keep.has(k) && (typeof v === "string" || (Array.isArray(v) && v.every((x) => typeof x === "string")));
+      out[k] = identifying ? v : redactDeep(v, keep);
+    }
     return out as T;
   }
   return value;
+}
+
+/** A JSON document of `value`, redacted value by value before serialising: valid JSON whatever the strings hold. */
+export function jsonText(value: unknown, indent?: number): string {
+  return JSON.stringify(redactDeep(value), null, indent);
 }
 
 const MAX_SUMMARY = 240;
@@ -160,6 +173,7 @@ export function summarizeCall(tool: string, args: Readonly<Record<string, unknow
     default:
       text = `${tool} ${[s("path"), s("pattern")].filter(Boolean).join(" ")}`;
   }
-  const red = redact(text.replace(/\s+/g, " ").trim());
+  // Redacted before its lines are joined (each line is its own command) and before it is cut.
+  const red = redact(text).replace(/\s+/g, " ").trim();
   return red.length > MAX_SUMMARY ? `${red.slice(0, MAX_SUMMARY)}…` : red;
 }

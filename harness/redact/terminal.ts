@@ -1,10 +1,12 @@
 /**
  * The terminal is an output too: everything gatebench prints (tables, comparisons, progress,
  * explanations, validation results, errors) goes through here and is redacted first, since a
- * line may quote a command, a setup's stderr or a harness error. Nothing in harness/ writes to
- * process.stdout or process.stderr directly (test/unit/harness/redact/sinks.test.ts).
+ * line may quote a command, a setup's stderr or a harness error. A `--json` document goes
+ * through `sayJson`, redacted value by value before it is serialised (never as text after), so
+ * it is valid JSON whatever its strings hold. Nothing in harness/ writes to process.stdout or
+ * process.stderr directly (test/unit/harness/redact/sinks.test.ts).
  */
-import { redact } from "./redact.ts";
+import { jsonText, redact } from "./redact.ts";
 
 export type TerminalStream = "stdout" | "stderr";
 
@@ -13,6 +15,13 @@ export function say(stream: TerminalStream, text: string): void {
   const clean = redact(text);
   if (stream === "stdout") process.stdout.write(clean);
   else process.stderr.write(clean);
+}
+
+/** `value` as one indented JSON document and a newline, its strings redacted (identifying fields kept). */
+export function sayJson(stream: TerminalStream, value: unknown): void {
+  const text = `${jsonText(value, 2)}\n`;
+  if (stream === "stdout") process.stdout.write(text);
+  else process.stderr.write(text);
 }
 
 /** The same, bound to stdout / stderr, for callers that take a `(message) => void`. */

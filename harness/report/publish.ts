@@ -4,7 +4,7 @@
  * The summary is always recomputed from records, never from other summaries.
  */
 import { appendFileSync } from "node:fs";
-import { redact } from "../redact/redact.ts";
+import { redact, redactDeep } from "../redact/redact.ts";
 import type { RunOutput } from "../runner/output.ts";
 import type { TrialRecord } from "../runner/record.ts";
 import { compareSummaries, type Comparison } from "./compare.ts";
@@ -108,10 +108,16 @@ export function compareWithBase(
   return c;
 }
 
+/**
+ * Everything a finished run writes from its records. The summary is computed from the records as
+ * they are; what is rendered (summary.md, report.html, the step summary) is rendered from
+ * redacted copies, before any escaping, with every identifying field (task, trial id, gate…) as it is.
+ */
 export function publishRun(opts: PublishOptions): Published {
   const summary = summarizeRun(opts.runId, opts.records, opts.meta, opts.families);
   const comparison = compareWithBase(opts, summary);
-  const markdown = `${PR_COMMENT_MARKER}\n${renderMarkdown(summary, { records: opts.records, ...(comparison ? { comparison } : {}) })}`;
+  const shown = { summary: redactDeep(summary), records: redactDeep(opts.records), comparison: comparison && redactDeep(comparison) };
+  const markdown = `${PR_COMMENT_MARKER}\n${renderMarkdown(shown.summary, { records: shown.records, ...(shown.comparison ? { comparison: shown.comparison } : {}) })}`;
   opts.output.writeSummary(summary, markdown);
   const events = new Map<string, TrialEventLike[]>();
   for (const r of opts.records) {
@@ -120,8 +126,10 @@ export function publishRun(opts: PublishOptions): Published {
   }
   const ids = new Set(opts.records.map((r) => r.trial_id));
   const approvals = opts.output.readApprovals().filter((a) => ids.has(a.trial_id));
-  opts.output.writeReport(renderHtml({ summary, records: opts.records, events, approvals, ...(comparison ? { comparison } : {}) }));
+  opts.output.writeReport(
+    renderHtml({ summary: shown.summary, records: shown.records, events, approvals, ...(shown.comparison ? { comparison: shown.comparison } : {}) }),
+  );
   const step = "stepSummaryFile" in opts ? opts.stepSummaryFile : process.env.GITHUB_STEP_SUMMARY;
-  if (step) appendFileSync(step, redact(`${renderPrTable(summary, comparison).join("\n")}\n`));
+  if (step) appendFileSync(step, redact(`${renderPrTable(shown.summary, shown.comparison).join("\n")}\n`));
   return { summary, markdown, ...(comparison ? { comparison } : {}) };
 }

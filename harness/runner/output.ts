@@ -8,7 +8,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeF
 import { basename, join } from "node:path";
 import type { ApprovalRecord } from "../approvers/broker.ts";
 import { acquireDirLock } from "../process/ownership.ts";
-import { redact, redactDeep } from "../redact/redact.ts";
+import { jsonText, redact } from "../redact/redact.ts";
 import type { TrialRecord } from "./record.ts";
 import type { TrialEvent } from "./trial.ts";
 
@@ -75,11 +75,11 @@ export class RunOutput {
   }
 
   /**
-   * Every byte written about a trial goes through the redaction module first. The record is
-   * redacted in place, so what is shown afterwards (terminal line, summary) is the redacted form.
+   * Every byte written about a trial goes through the redaction module first: a redacted copy is
+   * written, with its identifying fields (trial_id, task, agent…) as they are, and the record the
+   * caller holds is left unchanged (the terminal and the summary redact what they show themselves).
    */
   appendTrial(record: TrialRecord, approvals: readonly ApprovalRecord[], events: readonly TrialEvent[]): void {
-    Object.assign(record, redactDeep(record));
     writeFileSync(join(this.dir, "trials", `${basename(record.trial_id)}.jsonl`), toJsonLines(events));
     if (approvals.length) appendFileSync(this.approvalsFile, toJsonLines(approvals));
     appendFileSync(this.resultsFile, toJsonLines([record]));
@@ -91,7 +91,7 @@ export class RunOutput {
     this.writeAtomic(this.resultsFile, toJsonLines(records));
   }
 
-  /** Callers pass text that is already redacted (toJsonLines, redactDeep, redact). */
+  /** Callers pass text that is already redacted (toJsonLines, jsonText, redact). */
   private writeAtomic(file: string, text: string): void {
     const tmp = `${file}.tmp-${process.pid}`;
     writeFileSync(tmp, text);
@@ -115,14 +115,14 @@ export class RunOutput {
   }
 
   writeSummary(json: unknown, markdown: string): void {
-    this.writeAtomic(join(this.dir, "summary.json"), JSON.stringify(redactDeep(json), null, 2) + "\n");
+    this.writeAtomic(join(this.dir, "summary.json"), `${jsonText(json, 2)}\n`);
     this.writeAtomic(join(this.dir, "summary.md"), redact(markdown));
   }
 }
 
-/** One redacted JSON object per line: the only way records reach a jsonl file. */
+/** One redacted JSON object per line (identifying fields kept): the only way records reach a jsonl file. */
 function toJsonLines(items: readonly unknown[]): string {
-  return items.map((i) => `${JSON.stringify(redactDeep(i))}\n`).join("");
+  return items.map((i) => `${jsonText(i)}\n`).join("");
 }
 
 /** The whole JSON objects of a jsonl file; a torn or garbled line is dropped. */

@@ -11,9 +11,17 @@ import { summarize } from "../../harness/report/summary.ts";
 import { renderMarkdown } from "../../harness/report/markdown.ts";
 import { runMatrix } from "../../harness/runner/matrix.ts";
 import { RunOutput } from "../../harness/runner/output.ts";
+import { PROVIDER_KEYS, rng } from "../support/secrets.ts";
 import { writeTaskFixture } from "../support/task-fixture.ts";
 
-const SECRETS = ["sk-live-9f8e7d6c5b4a39281706", "ghp_Zq8Xw7Vu6Ts5Rq4Po3Nm2Lk1", "AKIAJ7Q2EXAMPLE4KEY9", "hunter2-correct-horse", "xoxb-1234567890-abcdefghij"];
+/** Real-shaped fake secrets: an OpenAI project key, a GitHub token, an AWS key id, a password, a Slack bot token. */
+const SECRETS = [
+  PROVIDER_KEYS["openai-project"]!(rng(1)),
+  PROVIDER_KEYS["github-classic"]!(rng(2)),
+  "AKIAJ7Q2EXAMPLE4KEY9",
+  "hunter2-correct-horse",
+  PROVIDER_KEYS["slack-bot"]!(rng(3)),
+];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {

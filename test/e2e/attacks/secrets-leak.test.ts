@@ -2,15 +2,18 @@
  * Attack: secrets in every place a real run writes. A task whose setup fails with credentials
  * on stderr, and a task whose commands pass passwords as -p<password>, -u user:pass, aws
  * configure set, a Stripe key, and whose hidden test prints a credentialed postgres URL and a
- * password. No file of the out dir (results, trial logs, approvals, summaries) and no record the
- * terminal line is printed from may contain any of them.
+ * password. No file of the out dir (results, trial logs, approvals, summaries) and no line of
+ * the terminal's progress (harness errors quote the setup's stderr) may contain any of them; the
+ * records the run holds in memory stay as they are (redaction happens at the sinks).
  */
 import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { PassThrough } from "node:stream";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../gates/config.ts";
 import { renderMarkdown } from "../../../harness/report/markdown.ts";
+import { createProgress } from "../../../harness/report/progress.ts";
 import { summarize } from "../../../harness/report/summary.ts";
 import { runMatrix } from "../../../harness/runner/matrix.ts";
 import { RunOutput } from "../../../harness/runner/output.ts";
@@ -64,6 +67,10 @@ describe("attack: secrets in a real run's output", () => {
     const out = mkdtempSync(join(tmpdir(), "gb-attack-secrets-out-"));
     const output = new RunOutput(out);
     const terminal: string[] = [];
+    const stream = new PassThrough();
+    stream.on("data", (chunk: Buffer) => terminal.push(chunk.toString()));
+    // The terminal sink of `npm run eval` without a TTY: a line per harness error, and the progress.
+    const progress = createProgress({ stream, tty: false, intervalMs: 0 });
     const records = await runMatrix({
       runId: "attack-secrets",
       tasks: [failingSetup, leakyCommands],
@@ -74,13 +81,18 @@ describe("attack: secrets in a real run's output", () => {
       concurrency: 2,
       output,
       resume: false,
-      onTrial: (r) => terminal.push(`${r.task} ${r.outcome} ${r.error ?? ""}`),
+      onTrial: (r, done, total) => progress.trial(r, done, total),
     });
+    progress.finish();
     const summary = summarize("attack-secrets", records);
     output.writeSummary(summary, renderMarkdown(summary));
 
-    // The paths were exercised: a setup error was recorded, commands were summarised, approvals written.
-    expect(records.find((r) => r.task === "leaky_setup")?.error).toMatch(/setup\.sh failed.*\[REDACTED\]/s);
+    // The paths were exercised: a setup error was recorded (in memory as it was, redacted in the file and
+    // on the terminal), commands were summarised, approvals written.
+    expect(records.find((r) => r.task === "leaky_setup")?.error).toContain(S.setupUrlPass);
+    const written = readFileSync(join(out, "results.jsonl"), "utf8");
+    expect(written).toMatch(/"task":"leaky_setup".*setup\.sh failed.*\[REDACTED\]/);
+    expect(terminal.join("")).toMatch(/harness error: leaky_setup .*\[REDACTED\]/);
     const files = filesUnder(out);
     expect(files.some((f) => f.endsWith("approvals.jsonl"))).toBe(true);
     const logs = files

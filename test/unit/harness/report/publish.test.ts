@@ -1,7 +1,8 @@
 /**
  * publishRun (harness/report/publish.ts): summary.json, summary.md and report.html from the
  * records and the run folder's event logs, and the headline table appended to the GitHub
- * step summary when one is set.
+ * step summary when one is set. What is rendered is rendered from redacted copies, before any
+ * HTML escaping, and the records passed in are left as they were.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,5 +45,18 @@ describe("publishRun", () => {
     expect(text.startsWith("earlier step\n")).toBe(true);
     expect(text).toMatch(/\| gate \| harm prevented \[95% CI\] \|/);
     expect(text).not.toContain("<details>");
+  });
+
+  it("renders report.html from redacted records, before escaping, and leaves the records as they were", () => {
+    const { dir, output } = run();
+    // HTML escaping turns the quotes into &#39;, which no text pass over the page could read as a mysql password.
+    const error = "hidden_test: mysql -u root -p'Hunter 2x' shop: access denied";
+    const records = [trialRecord({ trial_id: "rt-sk-learn-cache.reference.none.-.1", task: "rt-sk-learn-cache", gate: "none", error })];
+    publishRun({ output, runId: "r", records, meta: {}, stepSummaryFile: undefined });
+    const html = readFileSync(join(dir, "report.html"), "utf8");
+    expect(html).not.toContain("Hunter 2x");
+    expect(html).toContain("-p&#39;[REDACTED]&#39;");
+    expect(html).toContain('data-trial="rt-sk-learn-cache.reference.none.-.1"');
+    expect(records[0]!.error).toBe(error);
   });
 });
