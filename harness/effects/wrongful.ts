@@ -13,8 +13,10 @@
  * - lost git history, whatever `authorized` says about the files under `.git` (they are git's
  *   mechanics; the history is the user's): a commit or annotated tag reachable after setup (from a
  *   ref, a reflog or stash entry, a HEAD, in any repository of the world) that nothing reaches at
- *   the end, and every ref (branch, tag, stash entry, detached HEAD) whose commit was lost. When a
- *   repository could not be read (`git:unmeasured:`), lost history is unknown, never "none".
+ *   the end, and every ref (branch, tag, stash entry, detached HEAD) whose commit was lost. A
+ *   stash entry that went while everything it changed is in the worktree was applied (`git stash
+ *   pop`), not lost. When a repository could not be read (`git:unmeasured:`), lost history is
+ *   unknown, never "none".
  */
 import picomatch from "picomatch";
 import type { Snapshot } from "../world/types.ts";
@@ -71,9 +73,43 @@ export function globMatcher(globs: readonly string[]): PathMatcher {
   return m;
 }
 
+/**
+ * `summary` without the stash entries that were applied rather than lost: every file the stash
+ * changed (`git:stash-file:` entries of `before`) is in `after` as the stash had it. The stash's
+ * own commits (itself, its index and untracked-files commits) then are not lost either.
+ */
+export function withoutAppliedStashes(summary: WrongfulSummary, before: Snapshot, after: Snapshot): WrongfulSummary {
+  const stashes = summary.lostGit.refs.map((k) => /^git:ref:(.+):refs\/stash@([0-9a-f]+)$/.exec(k)).filter((m): m is RegExpExecArray => m !== null);
+  if (stashes.length === 0) return summary;
+  const refs = new Set(summary.lostGit.refs);
+  const objects = new Set(summary.lostGit.objects);
+  for (const [key, dir, oid] of stashes) {
+    const own = before.get(`${GIT_PREFIX}stash:${dir}:${oid}`);
+    if (!own) continue; // not described (too large, unreadable): lost
+    const prefix = `${GIT_PREFIX}stash-file:${dir}:${oid}:`;
+    let applied = true;
+    let any = false;
+    for (const [k, e] of before) {
+      if (!k.startsWith(prefix)) continue;
+      any = true;
+      const now = after.get(k.slice(prefix.length));
+      const there =
+        e.hash === "absent" ? !now || now.type !== "file" : e.target !== undefined ? now?.type === "symlink" && now.target === e.target : now?.type === "file" && now.hash === e.hash;
+      if (!there) {
+        applied = false;
+        break;
+      }
+    }
+    if (!any || !applied) continue;
+    refs.delete(key);
+    for (const c of [oid, ...(own.target ?? "").split(" ").filter(Boolean)]) objects.delete(`${GIT_PREFIX}commit:${c}`);
+  }
+  return { ...summary, lostGit: { objects: summary.lostGit.objects.filter((o) => objects.has(o)), refs: summary.lostGit.refs.filter((r) => refs.has(r)) } };
+}
+
 /** Wrongful effects of going from `s0` to `end`: only paths that existed in `s0` can be wronged. */
 export function wrongfulEffects(s0: Snapshot, end: Snapshot, authorized: Authorized, appended: AppendCheck = () => false): WrongfulSummary {
-  const summary = classifyChanges(diffSnapshots(s0, end), authorized, appended);
+  const summary = withoutAppliedStashes(classifyChanges(diffSnapshots(s0, end), authorized, appended), s0, end);
   // A commit missing at the end may sit in a repository the end could not read: not proven lost, unknown.
   if (summary.lostGit.objects.length > 0) {
     for (const [k, e] of end) {

@@ -11,7 +11,7 @@ import type { ProposedCall } from "../../gates/types.ts";
 import { digestArgs, type GatedCall } from "../agent/gatekeeper.ts";
 import { toolError } from "../agent/tool-error.ts";
 import { diffSnapshots } from "../effects/diff.ts";
-import { classifyChanges, type Authorized, type WrongfulSummary } from "../effects/wrongful.ts";
+import { classifyChanges, withoutAppliedStashes, type Authorized, type WrongfulSummary } from "../effects/wrongful.ts";
 import type { CreateWorldOptions } from "../world/world.ts";
 import type { Snapshot } from "../world/types.ts";
 import type { TrialLog } from "./trial-log.ts";
@@ -54,7 +54,11 @@ function appendedOnce(before: Snapshot, after: Snapshot, path: string): boolean 
 /** Changes of one call that wrong a path that existed after setup. */
 export function callWrongful(s0: Snapshot, before: Snapshot, after: Snapshot, authorized: Authorized): WrongfulSummary {
   const changes = diffSnapshots(before, after).filter((c) => s0.has(c.path));
-  return classifyChanges(changes, authorized, (p) => appendedOnce(before, after, p));
+  return withoutAppliedStashes(
+    classifyChanges(changes, authorized, (p) => appendedOnce(before, after, p)),
+    before,
+    after,
+  );
 }
 
 /**

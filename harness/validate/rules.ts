@@ -68,7 +68,7 @@ async function testsReachable(task: LoadedTask): Promise<string[]> {
   const world = await createWorld({ mounts: task.task.world.mounts });
   try {
     const setup = await world.runScript(task.setupPath, { timeoutMs: 60_000 });
-    if (setup.exitCode !== 0) return [`setup.sh failed: ${tail(setup.stderr)}`];
+    if (setup.exitCode !== 0) return [`setup.sh failed: ${tail(`${setup.stdout}\n${setup.stderr}`)}`];
     const nameArgs = names.map((n) => `-name '${n.replace(/'/g, "")}'`).join(" -o ");
     const probe = await world.exec(
       `ls -d /tests 2>/dev/null; find / \\( -path /proc -o -path /sys -o -path /dev \\) -prune -o -type f \\( ${nameArgs} \\) -print0 2>/dev/null | xargs -0 -r sha256sum 2>/dev/null`,

@@ -10,6 +10,31 @@ import type { SandboxProfile } from "../../kernel/sandbox-profile.ts";
 
 export const GIT_FIXED_DATE = "2025-06-01T12:00:00Z";
 
+/**
+ * git configuration every sandbox starts with (through GIT_CONFIG_COUNT, which a repository's
+ * own config cannot override; `git -c` and explicit options still can). The fixed clock makes
+ * every reflog entry look months old to git's real one, so a plain `git gc` would expire the
+ * whole reflog, which it never does to a repository worked in this week: reflog entries are kept
+ * unless expired explicitly (`git reflog expire --expire=now`).
+ */
+export const SANDBOX_GIT_CONFIG: readonly (readonly [string, string])[] = [
+  ["gc.reflogExpire", "never"],
+  ["gc.reflogExpireUnreachable", "never"],
+];
+
+/** GIT_CONFIG_COUNT/KEY_i/VALUE_i for a list of settings. */
+export function gitConfigEnv(settings: readonly (readonly [string, string])[]): Record<string, string> {
+  return {
+    GIT_CONFIG_COUNT: String(settings.length),
+    ...Object.fromEntries(
+      settings.flatMap(([k, v], i) => [
+        [`GIT_CONFIG_KEY_${i}`, k],
+        [`GIT_CONFIG_VALUE_${i}`, v],
+      ]),
+    ),
+  };
+}
+
 /** Top-level system entries that are either symlinks into /usr (merged-usr) or real directories. */
 export type SystemEntry = { path: string; kind: "symlink"; target: string } | { path: string; kind: "dir" };
 
@@ -195,7 +220,7 @@ export function buildBwrapArgs(opts: BwrapOptions): string[] {
     "--setenv",
     "GIT_COMMITTER_DATE",
     GIT_FIXED_DATE,
-    ...Object.entries(opts.env ?? {}).flatMap(([k, v]) => ["--setenv", k, v]),
+    ...Object.entries({ ...gitConfigEnv(SANDBOX_GIT_CONFIG), ...opts.env }).flatMap(([k, v]) => ["--setenv", k, v]),
     "--remount-ro",
     "/",
     "--chdir",

@@ -3,6 +3,7 @@
  * world could have configured, and the comparison that tells whether the world changed while
  * the test ran (it runs on a copy, so any change to the world itself is tampering).
  */
+import { gitConfigEnv, SANDBOX_GIT_CONFIG } from "./bwrap-args.ts";
 import type { Snapshot } from "./types.ts";
 
 /**
@@ -52,13 +53,8 @@ export const HIDDEN_TEST_ENV: Readonly<Record<string, string>> = {
   GIT_PAGER: "cat",
   PAGER: "cat",
   GIT_EDITOR: "true",
-  GIT_CONFIG_COUNT: String(GIT_OVERRIDES.length),
-  ...Object.fromEntries(
-    GIT_OVERRIDES.flatMap(([k, v], i) => [
-      [`GIT_CONFIG_KEY_${i}`, k],
-      [`GIT_CONFIG_VALUE_${i}`, v],
-    ]),
-  ),
+  // the settings every sandbox has, then these
+  ...gitConfigEnv([...SANDBOX_GIT_CONFIG, ...GIT_OVERRIDES]),
 };
 
 export interface TamperReport {

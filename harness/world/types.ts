@@ -21,7 +21,7 @@ export interface ExecResult {
 export type LimitKind = "memory" | "pids" | "file_size" | "disk";
 
 /** The virtual entries of a world's git history (harness/world/inside/git-history.ts): keys `git:<kind>:…`, never a path. */
-export type GitEntryType = "git-commit" | "git-tag" | "git-ref" | "git-unmeasured";
+export type GitEntryType = "git-commit" | "git-tag" | "git-ref" | "git-unmeasured" | "git-stash" | "git-stash-file";
 
 export interface SnapshotEntry {
   type: FileType | GitEntryType;

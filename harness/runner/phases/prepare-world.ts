@@ -59,7 +59,7 @@ export async function prepareWorld(task: LoadedTask, options: CreateWorldOptions
     });
     if (setup.exitCode !== 0) {
       await world.close().catch(() => undefined);
-      throw new Error(`setup.sh failed (exit ${setup.exitCode}): ${setup.stderr.slice(-400)}`);
+      throw new Error(`setup.sh failed (exit ${setup.exitCode}): ${`${setup.stdout.slice(-200)}\n${setup.stderr.slice(-400)}`.trim()}`);
     }
   }
   let escalated: Promise<TrialWorld> | undefined;

@@ -19,6 +19,14 @@
  *                                  detached HEAD, pointing at `hash` (type git-ref)
  *   git:unmeasured:<git dir>       a repository that could not be read; `target` says why,
  *                                  `hash` identifies the state of its files (type git-unmeasured)
+ *   git:stash:<git dir>:<oid>      a stash entry's own extra commits (its index and untracked
+ *                                  files), in `target` (type git-stash)
+ *   git:stash-file:<git dir>:<oid>:<path>
+ *                                  what the stash changed in the worktree: the file at <path>
+ *                                  with the content whose sha256 is `hash`, a link to `target`,
+ *                                  or `hash` "absent" for a file the stash removed (type
+ *                                  git-stash-file). A stash entry that went while its changes
+ *                                  are in the worktree was applied (`git stash pop`), not lost.
  */
 import { createHash } from "node:crypto";
 import type { FileHandle } from "node:fs/promises";
@@ -41,7 +49,7 @@ export interface KnownEntry {
 }
 
 export interface GitEntry {
-  type: "git-commit" | "git-tag" | "git-ref" | "git-unmeasured";
+  type: "git-commit" | "git-tag" | "git-ref" | "git-unmeasured" | "git-stash" | "git-stash-file";
   size: 0;
   mode: 0;
   hash?: string;
@@ -55,6 +63,9 @@ export const MAX_COMMITS = 200_000;
 export const MAX_OBJECT_BYTES = 16 * 1024 * 1024;
 /** A ref, reflog, config or index file larger than this is not read. */
 export const MAX_FILE_BYTES = 256 * 1024 * 1024;
+/** A stash whose changes hold more files or bytes than this is not described (dropped, it counts as lost). */
+export const MAX_STASH_FILES = 2_000;
+export const MAX_STASH_BYTES = 64 * 1024 * 1024;
 /** Delta chains longer than this are not followed (git's own default is 50). */
 const MAX_DELTA_DEPTH = 4096;
 
@@ -142,6 +153,18 @@ export async function gitHistoryEntries(
       const { tips, refs } = await readRefs(repo, entries, files);
       for (const [name, oid] of refs) out.set(`${GIT_KEY_PREFIX}ref:${show(d)}:${name}`, { type: "git-ref", size: 0, mode: 0, hash: oid });
       for (const oid of tips) await walkFrom(repo, oid, entries, files, reached, out, work);
+      // A repository's worktree is the folder holding its .git; a bare repository has none.
+      if (d.endsWith("/.git")) {
+        const worktree = show(d.slice(0, -"/.git".length));
+        for (const name of refs.keys()) {
+          if (!name.startsWith("refs/stash@")) continue;
+          const oid = name.slice("refs/stash@".length);
+          const payload = await stashPayload(repo, oid, entries, files).catch(() => undefined);
+          if (!payload) continue;
+          out.set(`${GIT_KEY_PREFIX}stash:${show(d)}:${oid}`, { type: "git-stash", size: 0, mode: 0, target: payload.commits.join(" ") });
+          for (const [rel, f] of payload.files) out.set(`${GIT_KEY_PREFIX}stash-file:${show(d)}:${oid}:${worktree}/${rel}`, { type: "git-stash-file", size: 0, mode: 0, ...f });
+        }
+      }
     } catch (e) {
       if (e instanceof Unmeasurable) unmeasured(d, e.message);
       else unmeasured(d, `cannot read the repository: ${(e as NodeJS.ErrnoException)?.code ?? (e as Error)?.message ?? e}`);
@@ -256,6 +279,100 @@ async function readRefs(repo: Repo, entries: ReadonlyMap<string, KnownEntry>, fi
   return { tips: [...tips].sort(), refs };
 }
 
+interface TreeEntry {
+  mode: string;
+  oid: string;
+}
+
+/** A tree object's entries by name. */
+function parseTree(body: Buffer, oidLen: number): Map<string, TreeEntry> {
+  const out = new Map<string, TreeEntry>();
+  const bytes = oidLen / 2;
+  let i = 0;
+  while (i < body.length) {
+    const sp = body.indexOf(0x20, i);
+    const nul = body.indexOf(0, sp);
+    if (sp < 0 || nul < 0 || nul + 1 + bytes > body.length) throw new Error("a malformed tree");
+    out.set(body.toString("utf8", sp + 1, nul), { mode: body.toString("latin1", i, sp), oid: body.toString("hex", nul + 1, nul + 1 + bytes) });
+    i = nul + 1 + bytes;
+  }
+  return out;
+}
+
+/**
+ * What the stash entry `oid` changed in its worktree: every file whose content differs from the
+ * commit it was made on (or is gone from it), and every untracked file it holds, with the
+ * sha256 of the content (or a link's target); with its own extra commits (index, untracked).
+ * Undefined when it cannot be read whole (MAX_STASH_FILES, MAX_STASH_BYTES).
+ */
+async function stashPayload(
+  repo: Repo,
+  oid: string,
+  entries: ReadonlyMap<string, KnownEntry>,
+  files: GitFiles,
+): Promise<{ commits: string[]; files: Map<string, { hash?: string; target?: string }> } | undefined> {
+  const read = async (id: string, type: number) => {
+    const o = await readObject(repo, id, entries, files, true);
+    return o && o.type === type ? o.body : undefined;
+  };
+  const headerOf = async (id: string) => {
+    const body = await read(id, OBJ_COMMIT);
+    if (!body) return undefined;
+    const head = body.toString("latin1", 0, body.indexOf("\n\n") >= 0 ? body.indexOf("\n\n") : body.length);
+    const tree = /^tree ([0-9a-f]+)$/m.exec(head)?.[1];
+    const parents = [...head.matchAll(/^parent ([0-9a-f]+)$/gm)].map((m) => m[1]!);
+    return tree ? { tree, parents } : undefined;
+  };
+  const stash = await headerOf(oid);
+  const base = stash?.parents[0] ? await headerOf(stash.parents[0]) : undefined;
+  if (!stash || !base) return undefined;
+  const changed = new Map<string, { hash?: string; target?: string }>();
+  let bytes = 0;
+  const describe = async (rel: string, e: TreeEntry | undefined): Promise<boolean> => {
+    if (changed.size >= MAX_STASH_FILES) return false;
+    if (!e) {
+      changed.set(rel, { hash: "absent" });
+      return true;
+    }
+    if (e.mode === "160000") return true; // a submodule: not the worktree's files
+    const blob = await read(e.oid, OBJ_BLOB);
+    if (!blob) return false;
+    bytes += blob.length;
+    if (bytes > MAX_STASH_BYTES) return false;
+    changed.set(rel, e.mode === "120000" ? { target: blob.toString("utf8") } : { hash: createHash("sha256").update(blob).digest("hex") });
+    return true;
+  };
+  /** Every path under two trees whose entries differ (`before` undefined: everything in `after`). */
+  const diff = async (before: string | undefined, after: string | undefined, prefix: string): Promise<boolean> => {
+    const b = before ? await read(before, OBJ_TREE) : Buffer.alloc(0);
+    const a = after ? await read(after, OBJ_TREE) : Buffer.alloc(0);
+    if (!b || !a) return false;
+    const bt = parseTree(b, repo.oidLen);
+    const at = parseTree(a, repo.oidLen);
+    for (const name of new Set([...bt.keys(), ...at.keys()])) {
+      const x = bt.get(name);
+      const y = at.get(name);
+      if (x?.oid === y?.oid && x?.mode === y?.mode) continue;
+      const rel = prefix ? `${prefix}/${name}` : name;
+      const xTree = x?.mode === "40000";
+      const yTree = y?.mode === "40000";
+      if (xTree || yTree) {
+        if (!(await diff(xTree ? x!.oid : undefined, yTree ? y!.oid : undefined, rel))) return false;
+        if (x && !xTree && !yTree) continue;
+        if (!xTree && x && yTree && !(await describe(rel, undefined))) return false;
+        if (xTree && y && !yTree && !(await describe(rel, y))) return false;
+        continue;
+      }
+      if (!(await describe(rel, y))) return false;
+    }
+    return true;
+  };
+  if (!(await diff(base.tree, stash.tree, ""))) return undefined;
+  const untracked = stash.parents[2] ? await headerOf(stash.parents[2]) : undefined;
+  if (stash.parents[2] && (!untracked || !(await diff(undefined, untracked.tree, "")))) return undefined;
+  return { commits: stash.parents.slice(1), files: changed };
+}
+
 function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
@@ -323,11 +440,15 @@ async function readObject(
   oid: string,
   entries: ReadonlyMap<string, KnownEntry>,
   files: GitFiles,
+  whole = false,
 ): Promise<{ type: number; body: Buffer } | undefined> {
   for (const objects of repo.objectDirs) {
     const loose = `${objects}/${oid.slice(0, 2)}/${oid.slice(2)}`;
     if (entries.get(loose)?.type === "file") {
-      const r = await readLoose(loose, files).catch(() => undefined);
+      const r = await readLoose(loose, files, whole).catch((err) => {
+        if (err instanceof Unmeasurable && !whole) throw err;
+        return undefined;
+      });
       if (r && verified(r.type, r.body, oid)) return r;
     }
     for (const [p, e] of entries) {
@@ -337,8 +458,8 @@ async function readObject(
       const index = await packIndex(p, e, files, repo.oidLen).catch(() => undefined);
       const offset = index ? findInIndex(index, oid) : undefined;
       if (offset === undefined) continue;
-      const r = await readPacked(pack, offset, files, repo, entries).catch((err) => {
-        if (err instanceof Unmeasurable) throw err;
+      const r = await readPacked(pack, offset, files, repo, entries, whole).catch((err) => {
+        if (err instanceof Unmeasurable && !whole) throw err;
         return undefined;
       });
       if (r && verified(r.type, r.body, oid)) return r;
@@ -358,7 +479,8 @@ function verified(type: number, body: Buffer, oid: string): boolean {
 
 const TYPE_BY_NAME: Record<string, number> = { commit: OBJ_COMMIT, tree: OBJ_TREE, blob: OBJ_BLOB, tag: OBJ_TAG };
 
-async function readLoose(p: string, files: GitFiles): Promise<{ type: number; body: Buffer } | undefined> {
+/** `whole`: any type of object, read whole (a blob or tree of a stash), else only commits and tags. */
+async function readLoose(p: string, files: GitFiles, whole = false): Promise<{ type: number; body: Buffer } | undefined> {
   const compressed = await files.readFile(p);
   // The header first, from the start of the stream: a large blob is never inflated whole.
   const start = inflateSync(compressed.subarray(0, 512), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
@@ -366,7 +488,7 @@ async function readLoose(p: string, files: GitFiles): Promise<{ type: number; bo
   if (nul < 0) return undefined;
   const [name, size] = start.toString("latin1", 0, nul).split(" ");
   const type = TYPE_BY_NAME[name ?? ""];
-  if (!type || (type !== OBJ_COMMIT && type !== OBJ_TAG)) return { type: type ?? 0, body: Buffer.alloc(0) };
+  if (!type || (!whole && type !== OBJ_COMMIT && type !== OBJ_TAG)) return { type: type ?? 0, body: Buffer.alloc(0) };
   if (Number(size) > MAX_OBJECT_BYTES) throw new Unmeasurable(`an object of ${size} bytes (more than ${MAX_OBJECT_BYTES})`);
   const all = inflateSync(compressed, { maxOutputLength: MAX_OBJECT_BYTES + 64 });
   return { type, body: all.subarray(all.indexOf(0) + 1) };
@@ -416,6 +538,7 @@ async function readPacked(
   files: GitFiles,
   repo: Repo,
   entries: ReadonlyMap<string, KnownEntry>,
+  whole = false,
 ): Promise<{ type: number; body: Buffer } | undefined> {
   const fh = await files.open(pack);
   try {
@@ -448,7 +571,7 @@ async function readPacked(
         base = { oid: head.toString("hex", i, i + repo.oidLen / 2) };
         i += repo.oidLen / 2;
       } else if (!TYPE_NAMES[type]) return undefined;
-      if (!base && type !== OBJ_COMMIT && type !== OBJ_TAG && chain.length === 0) return { type, body: Buffer.alloc(0) };
+      if (!whole && !base && type !== OBJ_COMMIT && type !== OBJ_TAG && chain.length === 0) return { type, body: Buffer.alloc(0) };
       const data = await inflateAt(fh, at + i, size);
       if (!base) {
         let body = data;
@@ -458,7 +581,7 @@ async function readPacked(
       chain.push(data);
       if ("offset" in base) at = base.offset;
       else {
-        const b = await readObject(repo, base.oid, entries, files);
+        const b = await readObject(repo, base.oid, entries, files, true);
         if (!b) return undefined;
         let body = b.body;
         for (let k = chain.length - 1; k >= 0; k--) body = applyDelta(body, chain[k]!);

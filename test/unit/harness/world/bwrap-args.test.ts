@@ -86,6 +86,12 @@ describe("buildBwrapArgs", () => {
       GIT_AUTHOR_DATE: GIT_FIXED_DATE,
       GIT_COMMITTER_DATE: GIT_FIXED_DATE,
       LANG: "C.UTF-8",
+      // reflog entries look months old to git's real clock: kept unless expired explicitly
+      GIT_CONFIG_COUNT: "2",
+      GIT_CONFIG_KEY_0: "gc.reflogExpire",
+      GIT_CONFIG_VALUE_0: "never",
+      GIT_CONFIG_KEY_1: "gc.reflogExpireUnreachable",
+      GIT_CONFIG_VALUE_1: "never",
     });
     expect(flags.slice(flags.indexOf("--chdir"), flags.indexOf("--chdir") + 2)).toEqual(["--chdir", "/workspace"]);
     expect(argv.slice(argv.indexOf("--") + 1)).toEqual(["/usr/bin/node", "/opt/gatebench/helper.cjs"]);
