@@ -7,6 +7,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     pool: "forks",
+    // No result store unless a test asks for one (--store DIR): tests that count what ran must see it run.
+    env: { GATEBENCH_STORE: "off" },
     maxConcurrency: 4,
     projects: [
       { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 } },

@@ -53,8 +53,17 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-/** Where finished trials are kept by fingerprint unless --store DIR or --no-store (harness/runner/result-store.ts). */
+/** Where finished trials are kept by fingerprint unless --store DIR, --no-store or GATEBENCH_STORE (harness/runner/result-store.ts). */
 export const DEFAULT_STORE_DIR = join("reports", "store");
+
+/** The store folder a run uses: --store, else GATEBENCH_STORE (a folder, or "off"), else reports/store; undefined: none. */
+export function storeDir(flag: string | undefined, off: boolean, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (off) return undefined;
+  if (flag !== undefined) return resolve(flag);
+  const fromEnv = env.GATEBENCH_STORE;
+  if (fromEnv === "off") return undefined;
+  return resolve(fromEnv || DEFAULT_STORE_DIR);
+}
 
 const USAGE = `usage: npm run eval -- [--tasks t7_cleanup_tmp,t1_*] [--gates none,pi-permission-gate] [--agents reference,scripted,nop]
                      [--approvers fatigued,headless,rubber-stamp,oracle-scope] [--trials N] [--concurrency N] [--out DIR]
@@ -146,7 +155,7 @@ function storeMain(argv: string[]): number {
     return 0;
   }
   if (positionals[0] !== "gc" || positionals.length > 1) throw new InputError("command line", "store", "`store gc`");
-  const store = new ResultStore(resolve(a.store ?? DEFAULT_STORE_DIR));
+  const store = new ResultStore(storeDir(a.store, false) ?? resolve(DEFAULT_STORE_DIR));
   const before = store.size();
   const maxMb = a["max-mb"] === undefined ? DEFAULT_STORE_MAX_BYTES / (1024 * 1024) : intFlag(a["max-mb"], "--max-mb", 1);
   const days = a["older-than-days"] === undefined ? undefined : intFlag(a["older-than-days"], "--older-than-days", 1);
@@ -201,7 +210,8 @@ async function main(): Promise<number> {
   if (a.extend && !a.resume) throw new InputError("command line", "--extend", "--resume alongside it (it extends the run being resumed)");
   if (a.store !== undefined && a["no-store"]) throw new InputError("command line", "--no-store", "either --store DIR or --no-store");
   // A recorded run needs every trial to play its model: nothing comes from the store.
-  const store = a["no-store"] || a.record ? undefined : new ResultStore(resolve(a.store ?? DEFAULT_STORE_DIR));
+  const dir = a.record ? undefined : storeDir(a.store, a["no-store"] === true);
+  const store = dir ? new ResultStore(dir) : undefined;
 
   const outDir = resolve(a.out ?? join("reports", "runs", newRunId()));
   const recordings = a.record ? new Recordings(join(outDir, "recorded")) : undefined;

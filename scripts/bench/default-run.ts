@@ -1,7 +1,8 @@
 /**
  * The default `npm run eval`, timed the way a user meets it (`npm run bench -- --default-runs N`):
  * N runs of the whole default matrix one after another, each a fresh `npm run eval` process
- * (no flags but `--out`, into a throw-away folder). Per run: the wall time from start to exit,
+ * (no flags but `--out`, into a throw-away folder, and `--no-store`: a run served from the
+ * result store would time nothing). Per run: the wall time from start to exit,
  * the busy CPU time of the whole machine over that time (/proc/stat: runner, spawner,
  * measurer, every sandbox), the trials and harness errors of its records, and what the shared
  * world states did (summary.json `meta.cache`). The target is judged on the median run's wall
@@ -104,7 +105,10 @@ export async function runDefaultEval(options: { cwd?: string; args?: readonly st
   try {
     const busy0 = machineBusyMs();
     const t0 = performance.now();
-    const r = await execa("npm", ["run", "--silent", "eval", "--", "--out", out, ...(options.args ?? [])], {
+    // Timed cold unless a store is named: the default store would serve a second run whole.
+    const args = options.args ?? [];
+    const store = args.includes("--store") ? [] : ["--no-store"];
+    const r = await execa("npm", ["run", "--silent", "eval", "--", "--out", out, ...store, ...args], {
       cwd: options.cwd ?? REPO_ROOT,
       reject: false,
       stdin: "ignore",
