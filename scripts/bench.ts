@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--quick] [--default-runs N [--uncached-default-run]] [--out reports/bench.json]
+ * npm run bench -- [--quick] [--default-runs N [--uncached-default-run]] [--store-runs] [--out reports/bench.json]
  *
  * One run measures, in this process: the floor of a trial (world start + one sandboxed call +
  * close), a small fixed subset of the matrix through the runner at 1 and 2 workers (per-trial
@@ -20,6 +20,7 @@ import { benchGateLatency, taskCalls } from "./bench/gate-latency.ts";
 import { benchPlan, USAGE } from "./bench/plan.ts";
 import { benchRealWorldGates, benchSandboxLayer } from "./bench/real-world-gates.ts";
 import { renderReport } from "./bench/render.ts";
+import { CHANGED_GATE, runStoreRuns } from "./bench/store-runs.ts";
 import { buildReport, type ShellAstResult } from "./bench/report.ts";
 import { benchShellAst } from "./bench/shell-ast.ts";
 import { runSubset, SUBSET, warmUpRunner } from "./bench/subset.ts";
@@ -97,6 +98,11 @@ async function main(): Promise<void> {
     step("the whole default npm run eval with --no-cache (every trial in its own world), records compared with run 1");
     uncachedRun = await runDefaultEval({ args: ["--no-cache"] });
   }
+  let storeRuns = null;
+  if (plan.storeRuns) {
+    step(`the whole default npm run eval with a result store: cold, warm, and after ${CHANGED_GATE.file} changed`);
+    storeRuns = await runStoreRuns();
+  }
 
   const report = buildReport({
     mode: plan.mode,
@@ -118,6 +124,7 @@ async function main(): Promise<void> {
     sandboxLayer,
     corpus,
     defaultRuns: plan.defaultRuns > 0 ? summarizeDefaultRuns(defaultRuns, uncachedRun) : null,
+    storeRuns,
   });
   const out = resolve(plan.out);
   mkdirSync(dirname(out), { recursive: true });

@@ -97,9 +97,12 @@ export function readCacheStats(summaryJson: string): Record<string, number> | nu
 
 /**
  * One `npm run eval` with no flags but `--out`, into a folder of its own that is removed
- * afterwards. A run that exits with anything but 0 throws, with the end of its output.
+ * afterwards (with `keep`, the caller reads it, its path in `out`, and removes it). A run that
+ * exits with anything but 0 throws, with the end of its output.
  */
-export async function runDefaultEval(options: { cwd?: string; args?: readonly string[] } = {}): Promise<{ run: DefaultRun; records: Records }> {
+export async function runDefaultEval(
+  options: { cwd?: string; args?: readonly string[]; keep?: boolean } = {},
+): Promise<{ run: DefaultRun; records: Records; out?: string }> {
   const dir = mkdtempSync(join(tmpdir(), "gatebench-bench-default-"));
   const out = join(dir, "run");
   try {
@@ -137,8 +140,10 @@ export async function runDefaultEval(options: { cwd?: string; args?: readonly st
         cache: readCacheStats(summary),
       },
       records,
+      ...(options.keep ? { out } : {}),
     };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    // `keep`: the caller reads the run's folder and removes it.
+    if (!options.keep) rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -6,6 +6,7 @@
  * each on a two-core machine), the measurement its wall-time target is judged on;
  * --uncached-default-run adds one more with `--no-cache` (every trial in its own world: the
  * better part of an hour), whose records are compared with the first timed run's.
+ * --store-runs adds three more with one result store: cold, warm and one gate changed.
  */
 import { parseArgs } from "node:util";
 import { InputError } from "../../kernel/errors.ts";
@@ -41,12 +42,14 @@ export interface BenchPlan {
   defaultRuns: number;
   /** One more default run with `--no-cache`, its records compared with the first timed run's. */
   uncachedDefaultRun: boolean;
+  /** Cold, warm and one-gate-changed default runs with one result store (store-runs.ts). */
+  storeRuns: boolean;
 }
 
 export const DEFAULT_OUT = "reports/bench.json";
 export const SUBSET_TASKS = ["t10_bashrc_append", "t7_cleanup_tmp"] as const;
 
-export const USAGE = "usage: npm run bench -- [--quick] [--default-runs N [--uncached-default-run]] [--out reports/bench.json]";
+export const USAGE = "usage: npm run bench -- [--quick] [--default-runs N [--uncached-default-run]] [--store-runs] [--out reports/bench.json]";
 
 /** At most this many default runs in one bench (each takes minutes). */
 export const MAX_DEFAULT_RUNS = 9;
@@ -71,6 +74,7 @@ export function benchPlan(argv: readonly string[]): BenchPlan | "help" {
       out: { type: "string" },
       "default-runs": { type: "string" },
       "uncached-default-run": { type: "boolean" },
+      "store-runs": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -80,6 +84,7 @@ export function benchPlan(argv: readonly string[]): BenchPlan | "help" {
   const out = values.out ?? DEFAULT_OUT;
   const defaultRuns = parseDefaultRuns(values["default-runs"]);
   const uncachedDefaultRun = values["uncached-default-run"] === true;
+  const storeRuns = values["store-runs"] === true;
   if (uncachedDefaultRun && defaultRuns === 0)
     throw new InputError("npm run bench", "--uncached-default-run", "--default-runs 1 or more too (its records are compared with the first timed run's)");
   if (values.quick) {
@@ -102,6 +107,7 @@ export function benchPlan(argv: readonly string[]): BenchPlan | "help" {
       corpus: false,
       defaultRuns,
       uncachedDefaultRun,
+      storeRuns,
     };
   }
   return {
@@ -124,5 +130,6 @@ export function benchPlan(argv: readonly string[]): BenchPlan | "help" {
     corpus: true,
     defaultRuns,
     uncachedDefaultRun,
+    storeRuns,
   };
 }

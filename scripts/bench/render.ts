@@ -18,6 +18,9 @@ const TARGET_ROWS: Record<keyof BenchReport["targets"], { label: string; digits:
   shell_ast_p50_us: { label: "shell-ast p50 (its corpus)", digits: 1 },
   shell_ast_p99_us: { label: "shell-ast p99 (its corpus)", digits: 1 },
   default_run_wall_s: { label: "default npm run eval, median wall", digits: 1 },
+  store_warm_wall_s: { label: "default run again, nothing changed (store)", digits: 1 },
+  store_one_gate_wall_s: { label: "default run after one gate changed (store)", digits: 1 },
+  store_cold_per_trial_ratio: { label: "cold run with the store, per trial / without", digits: 2 },
 };
 
 function judgedValue(j: Judged, digits: number): string {
@@ -216,6 +219,25 @@ export function renderDefaultRuns(r: BenchReport): string {
   );
 }
 
+export function renderStoreRuns(r: BenchReport): string {
+  const s = r.store_runs;
+  if (!s) return "Result store on the default run: not measured (npm run bench -- --store-runs measures it)";
+  const t = table(["run", "trials", "ran", "served from the store", "wall s", "busy CPU s"]);
+  for (const [name, run] of [
+    ["cold (empty store)", s.cold],
+    ["warm (nothing changed)", s.warm],
+    [`one gate changed (${s.changed_gate})`, s.one_gate],
+  ] as const)
+    t.push([name, String(run.trials), num(run.ran, 0), num(run.served, 0), num(run.wall_s), num(run.busy_cpu_s, 0)]);
+  const equal = (ok: boolean) => (ok ? "yes" : "NO");
+  return (
+    `Result store on the default run (one store, a copy of the repository):\n${t.toString()}\n` +
+    `${s.changed_gate}'s trials in the matrix: ${s.changed_gate_trials}; records equal to the cold run's: warm ${equal(s.warm_records_equal)}, one gate changed ${equal(s.one_gate_records_equal)}` +
+    (s.differences.length ? `\n${s.differences.join("\n")}` : "") +
+    `\nwarm: ${formatJudged(r.targets.store_warm_wall_s, 1)}; one gate changed: ${formatJudged(r.targets.store_one_gate_wall_s, 1)}; cold per trial over the timed default runs': ${formatJudged(r.targets.store_cold_per_trial_ratio, 2)}`
+  );
+}
+
 export function renderReport(r: BenchReport): string {
   const m = r.machine;
   const head =
@@ -234,6 +256,7 @@ export function renderReport(r: BenchReport): string {
     renderRealWorld(r),
     renderCorpus(r),
     renderDefaultRuns(r),
+    renderStoreRuns(r),
     renderTargets(r),
   ].join("\n\n");
 }

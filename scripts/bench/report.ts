@@ -3,6 +3,7 @@
  * run, rounded, under fixed keys in a fixed order, with each target judged. Missing values are
  * null, never left out, so a reader can rely on every key being there.
  */
+import type { StoreRuns } from "./store-runs.ts";
 import type { CacheComparison } from "./cache-check.ts";
 import type { CorpusBench } from "./corpus.ts";
 import type { DefaultRuns } from "./default-run.ts";
@@ -72,6 +73,8 @@ export interface Measurements {
   corpus: CorpusBench | null;
   /** The whole default `npm run eval`, timed (null when --default-runs was 0). */
   defaultRuns: DefaultRuns | null;
+  /** Cold, warm and one-gate-changed default runs with one result store (null without --store-runs). */
+  storeRuns: StoreRuns | null;
 }
 
 export interface RunSummary {
@@ -113,6 +116,16 @@ export interface GateLatencyReportRow extends GateLatencyRow {
 }
 
 const judgedRound = (j: Judged, digits: number): Judged => ({ ...j, value: round(j.value, digits) });
+
+/** The cold store run's wall time per trial over the timed default runs' median per trial (null without both). */
+export function coldPerTrialRatio(m: Pick<Measurements, "storeRuns" | "defaultRuns">): number | null {
+  const cold = m.storeRuns?.cold;
+  const runs = m.defaultRuns?.runs ?? [];
+  const median = m.defaultRuns?.median_wall_s ?? null;
+  const trials = runs[0]?.trials ?? 0;
+  if (!cold || cold.wall_s === null || median === null || trials === 0 || cold.trials === 0) return null;
+  return ratio(cold.wall_s / cold.trials, median / trials);
+}
 
 export function buildReport(m: Measurements) {
   const c1 = summarizeRun(m.c1);
@@ -168,6 +181,9 @@ export function buildReport(m: Measurements) {
       shell_ast_p99_us: judgedRound(judge(shellAst?.p99_us, TARGETS.shell_ast_p99_us), 1),
       /** the median of the timed default runs; n/a when none ran */
       default_run_wall_s: judgedRound(judge(m.defaultRuns?.median_wall_s, TARGETS.default_run_wall_s), 1),
+      store_warm_wall_s: judgedRound(judge(m.storeRuns?.warm.wall_s, TARGETS.store_warm_wall_s), 1),
+      store_one_gate_wall_s: judgedRound(judge(m.storeRuns?.one_gate.wall_s, TARGETS.store_one_gate_wall_s), 1),
+      store_cold_per_trial_ratio: judgedRound(judge(coldPerTrialRatio(m), TARGETS.store_cold_per_trial_ratio), 2),
     },
     floor: {
       samples: m.floor.samples,
@@ -229,6 +245,7 @@ export function buildReport(m: Measurements) {
       first_snapshot_ms: round(m.worldCosts.firstSnapshotMs, 1),
     },
     default_run: m.defaultRuns,
+    store_runs: m.storeRuns,
     gates: {
       in_process: inProcess,
       skipped: m.gates.skipped,

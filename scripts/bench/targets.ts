@@ -32,6 +32,12 @@ export const TARGETS = {
   shell_ast_p99_us: { op: "<=", limit: 1000, unit: "µs" },
   /** wall time of the whole default `npm run eval`, the median of --default-runs runs */
   default_run_wall_s: { op: "<=", limit: 90, unit: "s" },
+  /** --store-runs: the default run again with nothing changed, every trial served from the store */
+  store_warm_wall_s: { op: "<=", limit: 15, unit: "s" },
+  /** --store-runs: the default run after one gate's code changed, only its trials run */
+  store_one_gate_wall_s: { op: "<=", limit: 60, unit: "s" },
+  /** --store-runs with --default-runs: a cold run with the store, per trial, over the timed default runs' median per trial */
+  store_cold_per_trial_ratio: { op: "<=", limit: 1.1, unit: "x" },
 } as const satisfies Record<string, Target>;
 
 export type TargetName = keyof typeof TARGETS;

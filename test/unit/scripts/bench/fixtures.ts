@@ -55,6 +55,7 @@ export function measurements(over: Partial<Measurements> = {}): Measurements {
     sandboxLayer: { default_ms: 9, strict_ms: 10, overhead_ms: 1, ratio: 1.11 },
     corpus: null,
     defaultRuns: null,
+    storeRuns: null,
     ...over,
   };
 }

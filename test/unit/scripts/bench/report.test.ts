@@ -66,6 +66,7 @@ describe("buildReport", () => {
       "world_size",
       "sandbox_costs",
       "default_run",
+      "store_runs",
       "gates",
     ]);
     expect(keys(sparse)).toEqual(keys(full));
@@ -81,6 +82,9 @@ describe("buildReport", () => {
       "shell_ast_p50_us",
       "shell_ast_p99_us",
       "default_run_wall_s",
+      "store_warm_wall_s",
+      "store_one_gate_wall_s",
+      "store_cold_per_trial_ratio",
     ]);
     expect(keys(full.trials.phases_median_ms)).toEqual(["prepare_world", "snapshot_s0", "agent_loop", "final_snapshot", "hidden_test", "fold_record"]);
   });
@@ -173,6 +177,39 @@ describe("buildReport", () => {
     expect(timed(143.7).targets.default_run_wall_s).toMatchObject({ value: 143.7, status: "MISS" });
     expect(timed(90).targets.default_run_wall_s).toMatchObject({ value: 90, status: "PASS" });
     expect(timed(90).default_run?.runs[0]?.trials).toBe(6758);
+  });
+
+  it("judges the store runs: warm and one-gate wall times, and a cold run per trial over the timed default runs'", () => {
+    const none = buildReport(measurements());
+    for (const k of ["store_warm_wall_s", "store_one_gate_wall_s", "store_cold_per_trial_ratio"] as const) expect(none.targets[k].status).toBe("n/a");
+    const run = (wall_s: number, ran: number) => ({
+      wall_s,
+      busy_cpu_s: 10,
+      busy_cores: 1,
+      trials: 1000,
+      harness_errors: 0,
+      cache: null,
+      ran,
+      served: 1000 - ran,
+    });
+    const storeRuns = {
+      cold: run(330, 1000),
+      warm: run(12.5, 0),
+      one_gate: run(75, 60),
+      changed_gate: "pi-protected-paths",
+      changed_gate_trials: 60,
+      warm_records_equal: true,
+      one_gate_records_equal: true,
+      differences: [],
+    };
+    const defaultRuns = { runs: [run(300, 1000)], median_wall_s: 300, records_equal: true, difference_count: 0, differences: [], uncached: null };
+    const r = buildReport(measurements({ storeRuns, defaultRuns }));
+    expect(r.targets.store_warm_wall_s).toMatchObject({ value: 12.5, status: "PASS", limit: 15 });
+    expect(r.targets.store_one_gate_wall_s).toMatchObject({ value: 75, status: "MISS", limit: 60 });
+    // 0.33 s per trial over 0.30: 1.1
+    expect(r.targets.store_cold_per_trial_ratio).toMatchObject({ value: 1.1, status: "PASS" });
+    expect(buildReport(measurements({ storeRuns })).targets.store_cold_per_trial_ratio.status).toBe("n/a");
+    expect(r.store_runs?.changed_gate_trials).toBe(60);
   });
 
   it("marks what was not measured n/a with a null value", () => {
