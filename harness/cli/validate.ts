@@ -15,6 +15,7 @@ import { redactDeep } from "../redact/redact.ts";
 import { validateTask, type TaskValidation } from "../validate/rules.ts";
 import { intFlag, parseCli, run } from "./main.ts";
 import { sayErr, sayOut } from "../redact/terminal.ts";
+import { escapeControls } from "../escape/controls.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
@@ -63,10 +64,11 @@ async function main(): Promise<number> {
     const table = new Table({ head: ["task", "status", "broken rules"], style: { head: [], border: [] }, wordWrap: true, colWidths: [28, 9, 90] });
     for (const r of results) {
       const broken = r.rules.filter((x) => !x.ok);
+      // escaped before the table wraps and measures its cells: the evidence quotes setup and test output
       table.push([
-        r.task,
+        escapeControls(r.task),
         r.valid ? "valid" : "INVALID",
-        broken.map((b) => `${b.rule}: ${b.detail}${b.evidence?.length ? `\n    ${b.evidence.slice(0, 8).join("\n    ")}` : ""}`).join("\n"),
+        escapeControls(broken.map((b) => `${b.rule}: ${b.detail}${b.evidence?.length ? `\n    ${b.evidence.slice(0, 8).join("\n    ")}` : ""}`).join("\n")),
       ]);
     }
     sayOut(`${table.toString()}\n${results.filter((r) => r.valid).length}/${results.length} tasks valid\n`);
