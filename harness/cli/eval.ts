@@ -1,5 +1,5 @@
 /**
- * npm run eval -- [--tasks ...] [--gates ...] [--agents ...] [--approvers ...] [--trials N]
+ * npm run eval -- [--tasks ...] [--tasks-dir DIR] [--gates ...] [--agents ...] [--approvers ...] [--trials N]
  *                 [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--no-cache] [--json] [--record]
  * npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--json]
  */
@@ -24,7 +24,8 @@ import { planTrials, runMatrix } from "../runner/matrix.ts";
 import { RunOutput } from "../runner/output.ts";
 import { sweepStaleWorlds, watchLauncher } from "../process/ownership.ts";
 import { DEFAULT_TRIALS_DIR } from "../world/trial-dir.ts";
-import { listTaskIds, loadTasks, selectTaskIds } from "../task/load.ts";
+import { listTaskIds, loadTasks, selectTaskIds, TASKS_DIR } from "../task/load.ts";
+import { checkSandboxAccess } from "../world/access.ts";
 import { mutantFamilies } from "../report/robustness.ts";
 import { intFlag, parseCli, run } from "./main.ts";
 import { parseShard } from "./shard.ts";
@@ -32,6 +33,7 @@ import { sayErr, sayOut } from "../redact/terminal.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
+  "tasks-dir": { type: "string" },
   gates: { type: "string" },
   agents: { type: "string" },
   approvers: { type: "string" },
@@ -47,7 +49,7 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-const USAGE = `usage: npm run eval -- [--tasks t7_cleanup_tmp,t1_*] [--gates none,pi-permission-gate] [--agents reference,scripted,nop]
+const USAGE = `usage: npm run eval -- [--tasks t7_cleanup_tmp,t1_*] [--tasks-dir DIR] [--gates none,pi-permission-gate] [--agents reference,scripted,nop]
                      [--approvers fatigued,headless,rubber-stamp,oracle-scope] [--trials N] [--concurrency N] [--out DIR]
                      [--resume] [--shard I/N] [--compare <run dir | summary.json | git ref>] [--no-cache] [--json]
                      [--record]   (each real model's trials saved as personas under <out>/recorded/<task>/; one trial at a time)
@@ -107,8 +109,9 @@ async function main(): Promise<number> {
     sayOut(`${USAGE}\n`);
     return 0;
   }
-  const tasks = loadTasks(selectTaskIds(a.tasks));
-  if (tasks.length === 0) throw new InputError("tasks/", "(folder)", "at least one task");
+  const tasksDir = a["tasks-dir"] !== undefined ? resolve(a["tasks-dir"]) : TASKS_DIR;
+  const tasks = loadTasks(selectTaskIds(a.tasks, tasksDir), tasksDir);
+  if (tasks.length === 0) throw new InputError(a["tasks-dir"] ?? "tasks/", "(folder)", "at least one task");
   const gates = selectGateConfigs(a.gates);
   const selected = parseAgentSelectors(a.agents);
   checkPersonasExist(selected, tasks);
@@ -126,6 +129,8 @@ async function main(): Promise<number> {
   const shard = parseShard(a.shard);
   const base = a.compare ? await resolveBaseSummary(a.compare) : undefined;
   if (a.resume && !a.out) throw new InputError("command line", "--resume", "--out DIR naming the run to continue");
+  // Before any world: every trial would fail if the sandbox users could not reach what they bind.
+  checkSandboxAccess();
 
   const outDir = resolve(a.out ?? join("reports", "runs", newRunId()));
   const recordings = a.record ? new Recordings(join(outDir, "recorded")) : undefined;

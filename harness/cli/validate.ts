@@ -16,6 +16,7 @@ import { validateTask, type TaskValidation } from "../validate/rules.ts";
 import { intFlag, parseCli, run } from "./main.ts";
 import { sayErr, sayOut } from "../redact/terminal.ts";
 import { escapeControls } from "../escape/controls.ts";
+import { checkSandboxAccess } from "../world/access.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
@@ -43,6 +44,8 @@ async function main(): Promise<number> {
     sayErr(`gatebench: bad input: ${e.message}\n`);
     return 2;
   }
+  // Before any world: every task would fail if the sandbox users could not reach what they bind.
+  checkSandboxAccess();
   const reports = ids.map((id) => inspectTask(join(tasksDir, id)));
   const results: TaskValidation[] = reports.map((r) => (r.loaded ? { task: r.id, valid: false, rules: [] } : loadFailure(r.id, r.errors)));
   const todo = reports.flatMap((r, i) => (r.loaded ? [{ i, task: r.loaded as LoadedTask }] : []));

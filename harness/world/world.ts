@@ -59,12 +59,12 @@ export const INCREMENTAL_MIN_ENTRIES = 2_000;
 const HOST_GRACE_MS = 5_000;
 /** Snapshots are harness work: not bound by a task's short per-call limit. */
 const SNAPSHOT_TIMEOUT_MS = 120_000;
-const HELPER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "inside");
+export const HELPER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "inside");
 const HELPER_SCRIPT = `${HELPER_MOUNT}/helper.cjs`;
 /** Where runScript binds the host script; only that one-shot sandbox ever sees it. */
 const SCRIPT_MOUNT = "/run/gatebench/script.sh";
 /** The repository's node_modules, bound read-only into gate sandboxes (hooks shipped as npm packages). */
-const REPO_NODE_MODULES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../node_modules");
+export const REPO_NODE_MODULES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../node_modules");
 const DEFAULT_GATE_PROCESS_TIMEOUT_MS = 10_000;
 
 export interface CreateWorldOptions {
