@@ -28,8 +28,12 @@ import { HELPER_DIR, REPO_NODE_MODULES } from "./world.ts";
 /** A host path a sandbox binds in place, and how much of it the sandbox user needs. */
 export interface BoundPath {
   path: string;
-  /** `tree`: the folder and everything in it is read; `folder`: the folder itself is read; `reach`: only its ancestors are passed through. */
-  need: "tree" | "folder" | "reach";
+  /**
+   * `tree`: the folder and everything in it is read; `folder`: the folder itself is read;
+   * `pass`: the folder is passed through (folders are made in it); `reach`: only the folders
+   * above it are passed through (the harness makes it, and opens it up itself).
+   */
+  need: "tree" | "folder" | "pass" | "reach";
   why: string;
 }
 
@@ -39,7 +43,7 @@ export function boundInPlace(trialsDir = DEFAULT_TRIALS_DIR): BoundPath[] {
     { path: SERVING_DIR, need: "tree", why: "the Pi extension process's code" },
     { path: REPO_NODE_MODULES, need: "folder", why: "node_modules, read by gate processes" },
     { path: trialsDir, need: "reach", why: "the folder trial dirs are made in" },
-    { path: os.tmpdir(), need: "reach", why: "the temporary folder (extension sockets)" },
+    { path: os.tmpdir(), need: "pass", why: "the temporary folder (extension sockets)" },
   ];
 }
 
@@ -78,6 +82,10 @@ function blockers(b: BoundPath, real: string): Omit<AccessProblem, "bound">[] {
     if (m && (m.mode & 0o001) === 0) closed.push({ blocker: a, mode: m.mode, uid: m.uid, lacks: "x" });
   }
   if (b.need === "reach") return closed;
+  if (b.need === "pass") {
+    const m = mode(real);
+    return m && (m.mode & 0o001) === 0 ? [...closed, { blocker: real, mode: m.mode, uid: m.uid, lacks: "x" }] : closed;
+  }
   const walk = (p: string): Omit<AccessProblem, "bound"> | undefined => {
     const m = mode(p);
     if (!m) return undefined;

@@ -95,6 +95,16 @@ describe("sandboxAccessProblems", () => {
     expect(sandboxAccessProblems([bound(t)[2]!], true).map((p) => p.blocker)).toEqual([join(t.root, "tmp")]);
   });
 
+  it("the temporary folder itself must be passable, not only the folders above it", () => {
+    const t = tree();
+    const tmp = join(t.root, "private-tmp");
+    mkdirSync(tmp, { mode: 0o700 });
+    chmodSync(tmp, 0o700);
+    expect(sandboxAccessProblems([{ path: tmp, need: "reach", why: "made by the harness" }], true)).toEqual([]);
+    const m = message(() => checkSandboxAccess([{ path: tmp, need: "pass", why: "the temporary folder" }], true));
+    expect(m).toContain(`chmod o+x ${tmp}`);
+  });
+
   it("a link is followed: node_modules linked from a closed folder, or into one, is stopped", () => {
     const t = tree();
     const closed = join(t.root, "closed");
