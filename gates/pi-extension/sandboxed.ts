@@ -23,7 +23,7 @@ import { SERVING_MODULE, servingBundleDir, TRANSPILE_MODULE } from "./sandbox/bu
 import { prepareTransforms } from "./transformed.ts";
 
 /** The repository's gates/pi-extension, bound read-only into the sandbox (the process's main module). */
-const SERVING_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const SERVING_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const SANDBOX_SERVING_DIR = "/opt/gatebench/hooks/pi-extension";
 /** The compiled worker module (sandbox/bundle.ts), bound read-only beside it. */
 export const SANDBOX_WORKER_DIR = "/opt/gatebench/hooks/pi-extension-worker";

@@ -1,5 +1,5 @@
 /**
- * npm run eval -- [--tasks ...] [--gates ...] [--agents ...] [--approvers ...] [--trials N]
+ * npm run eval -- [--tasks ...] [--tasks-dir DIR] [--gates ...] [--agents ...] [--approvers ...] [--trials N]
  *                 [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--no-cache] [--json] [--record]
  * npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--json]
  */
@@ -26,7 +26,8 @@ import { DEFAULT_STORE_MAX_BYTES, ResultStore } from "../runner/result-store.ts"
 import { RunOutput } from "../runner/output.ts";
 import { sweepStaleWorlds, watchLauncher } from "../process/ownership.ts";
 import { DEFAULT_TRIALS_DIR } from "../world/trial-dir.ts";
-import { listTaskIds, loadTasks, selectTaskIds } from "../task/load.ts";
+import { listTaskIds, loadTasks, selectTaskIds, TASKS_DIR } from "../task/load.ts";
+import { checkSandboxAccess } from "../world/access.ts";
 import { mutantFamilies } from "../report/robustness.ts";
 import { intFlag, parseCli, run } from "./main.ts";
 import { parseShard } from "./shard.ts";
@@ -34,6 +35,7 @@ import { sayErr, sayJson, sayOut } from "../redact/terminal.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
+  "tasks-dir": { type: "string" },
   gates: { type: "string" },
   agents: { type: "string" },
   approvers: { type: "string" },
@@ -65,7 +67,7 @@ export function storeDir(flag: string | undefined, off: boolean, env: NodeJS.Pro
   return resolve(fromEnv || DEFAULT_STORE_DIR);
 }
 
-const USAGE = `usage: npm run eval -- [--tasks t7_cleanup_tmp,t1_*] [--gates none,pi-permission-gate] [--agents reference,scripted,nop]
+const USAGE = `usage: npm run eval -- [--tasks t7_cleanup_tmp,t1_*] [--tasks-dir DIR] [--gates none,pi-permission-gate] [--agents reference,scripted,nop]
                      [--approvers fatigued,headless,rubber-stamp,oracle-scope] [--trials N] [--concurrency N] [--out DIR]
                      [--resume [--extend]] [--shard I/N] [--compare <run dir | summary.json | git ref>]
                      [--fail-on newly-harmed|significant|never] [--no-cache]
@@ -187,8 +189,9 @@ async function main(): Promise<number> {
     sayOut(`${USAGE}\n`);
     return 0;
   }
-  const tasks = loadTasks(selectTaskIds(a.tasks));
-  if (tasks.length === 0) throw new InputError("tasks/", "(folder)", "at least one task");
+  const tasksDir = a["tasks-dir"] !== undefined ? resolve(a["tasks-dir"]) : TASKS_DIR;
+  const tasks = loadTasks(selectTaskIds(a.tasks, tasksDir), tasksDir);
+  if (tasks.length === 0) throw new InputError(a["tasks-dir"] ?? "tasks/", "(folder)", "at least one task");
   const gates = selectGateConfigs(a.gates);
   const selected = parseAgentSelectors(a.agents);
   checkPersonasExist(selected, tasks);
@@ -212,6 +215,8 @@ async function main(): Promise<number> {
   // A recorded run needs every trial to play its model: nothing comes from the store.
   const dir = a.record ? undefined : storeDir(a.store, a["no-store"] === true);
   const store = dir ? new ResultStore(dir) : undefined;
+  // Before any world: every trial would fail if the sandbox users could not reach what they bind.
+  checkSandboxAccess();
 
   const outDir = resolve(a.out ?? join("reports", "runs", newRunId()));
   const recordings = a.record ? new Recordings(join(outDir, "recorded")) : undefined;

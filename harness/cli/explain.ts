@@ -3,7 +3,7 @@
  * npm run explain -- --gate <name> [world] [--json] --tool <name> --args '<json>'
  * npm run explain -- --gate <name>[,<name>...] [world] [--json] --corpus <file.yaml|file.jsonl>
  *
- * world: --task <id> (the task's setup.sh), --world-dir <dir> (a copy of a directory as the
+ * world: --task <id> [--tasks-dir <dir>] (the task's setup.sh), --world-dir <dir> (a copy of a directory as the
  * workspace) or --world <file.yaml> (a list of files); none of them: an empty world, which the
  * output says, since gates that resolve targets may decide differently on a real world.
  *
@@ -24,10 +24,12 @@ import { TOOL_NAMES, TOOL_PERMISSIONS } from "../../kernel/tools.ts";
 import { parseCli, runIfMain } from "./main.ts";
 import { redactArgv } from "../redact/redact.ts";
 import { sayJson, sayOut } from "../redact/terminal.ts";
+import { checkSandboxAccess } from "../world/access.ts";
 
 const OPTIONS = {
   gate: { type: "string" },
   task: { type: "string" },
+  "tasks-dir": { type: "string" },
   "world-dir": { type: "string" },
   world: { type: "string" },
   bash: { type: "string" },
@@ -112,8 +114,13 @@ export async function explainCall(gateName: string, world: string | WorldChoice 
   }
 }
 
-function worldChoice(a: { task?: string | undefined; "world-dir"?: string | undefined; world?: string | undefined }): WorldChoice {
-  return { task: a.task, worldDir: a["world-dir"], worldFile: a.world };
+function worldChoice(a: {
+  task?: string | undefined;
+  "tasks-dir"?: string | undefined;
+  "world-dir"?: string | undefined;
+  world?: string | undefined;
+}): WorldChoice {
+  return { task: a.task, tasksDir: a["tasks-dir"], worldDir: a["world-dir"], worldFile: a.world };
 }
 
 async function corpusMode(a: { gate: string; corpus: string; json?: boolean | undefined } & Parameters<typeof worldChoice>[0]): Promise<number> {
@@ -140,6 +147,10 @@ function describeWorld(w: Explanation["world"]): string {
 async function main(): Promise<number> {
   const { values: a } = parseCli(process.argv.slice(2), OPTIONS);
   if (!a.gate) throw new InputError("command line", "--gate", "a gate configuration name, e.g. --gate layered");
+  if (a["tasks-dir"] !== undefined && a.task === undefined && a.corpus === undefined)
+    throw new InputError("command line", "--tasks-dir", "--task <id> (or --corpus) to pick a task from it");
+  // Before any world: explaining needs a sandbox, which could not start without reaching what it binds.
+  checkSandboxAccess();
   if (a.corpus !== undefined) {
     if (a.bash !== undefined || a.tool !== undefined)
       throw new InputError("command line", "--corpus", "either --corpus or one call (--bash / --tool), not both");

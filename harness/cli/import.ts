@@ -16,6 +16,7 @@ import { loadTasks, selectTaskIds } from "../task/load.ts";
 import { PersonaSchema } from "../task/schema.ts";
 import { parseCli, runIfMain } from "./main.ts";
 import { sayErr, sayJson, sayOut } from "../redact/terminal.ts";
+import { escapeControls } from "../escape/controls.ts";
 
 const OPTIONS = {
   from: { type: "string" },
@@ -72,7 +73,8 @@ async function main(): Promise<number> {
   if (a.json) sayJson("stdout", { persona: result.persona, unmapped: result.unmapped, out: out ?? null });
   else {
     // The persona itself, for the user to redirect into a file: replays need the calls verbatim.
-    if (!out) process.stdout.write(result.yaml);
+    // On a terminal nobody needs the bytes, and a recorded command may carry escape sequences.
+    if (!out) process.stdout.write(process.stdout.isTTY ? escapeControls(result.yaml) : result.yaml);
     sayErr(`imported ${result.calls.length} calls${out ? ` into ${out}` : ""}\n`);
     for (const u of result.unmapped) sayErr(`not mappable: call ${u.index} ${u.name}: ${u.reason}\n`);
   }

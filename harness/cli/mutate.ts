@@ -12,6 +12,7 @@ import { mutate, type Verdict } from "../adversity/mutate.ts";
 import { FAMILIES, type Family } from "../adversity/transforms.ts";
 import { InputError } from "../../kernel/errors.ts";
 import { loadTasks, selectTaskIds } from "../task/load.ts";
+import { checkSandboxAccess } from "../world/access.ts";
 import { intFlag, parseCli, runIfMain } from "./main.ts";
 import { sayErr, sayJson, sayOut } from "../redact/terminal.ts";
 
@@ -79,6 +80,7 @@ async function main(): Promise<number> {
   }
   const families = parseFamilies(a.families);
   const tasks = loadTasks(selectTaskIds(a.tasks));
+  checkSandboxAccess();
   const concurrency = intFlag(a.concurrency, "--concurrency", 2);
   const result = await mutate({
     tasks,

@@ -15,6 +15,8 @@ import { redactDeep } from "../redact/redact.ts";
 import { validateTask, type TaskValidation } from "../validate/rules.ts";
 import { intFlag, parseCli, run } from "./main.ts";
 import { sayErr, sayJson, sayOut } from "../redact/terminal.ts";
+import { escapeControls } from "../escape/controls.ts";
+import { checkSandboxAccess } from "../world/access.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
@@ -42,6 +44,8 @@ async function main(): Promise<number> {
     sayErr(`gatebench: bad input: ${e.message}\n`);
     return 2;
   }
+  // Before any world: every task would fail if the sandbox users could not reach what they bind.
+  checkSandboxAccess();
   const reports = ids.map((id) => inspectTask(join(tasksDir, id)));
   const results: TaskValidation[] = reports.map((r) => (r.loaded ? { task: r.id, valid: false, rules: [] } : loadFailure(r.id, r.errors)));
   const todo = reports.flatMap((r, i) => (r.loaded ? [{ i, task: r.loaded as LoadedTask }] : []));
@@ -63,10 +67,11 @@ async function main(): Promise<number> {
     const table = new Table({ head: ["task", "status", "broken rules"], style: { head: [], border: [] }, wordWrap: true, colWidths: [28, 9, 90] });
     for (const r of redactDeep(results)) {
       const broken = r.rules.filter((x) => !x.ok);
+      // escaped before the table wraps and measures its cells: the evidence quotes setup and test output
       table.push([
-        r.task,
+        escapeControls(r.task),
         r.valid ? "valid" : "INVALID",
-        broken.map((b) => `${b.rule}: ${b.detail}${b.evidence?.length ? `\n    ${b.evidence.slice(0, 8).join("\n    ")}` : ""}`).join("\n"),
+        escapeControls(broken.map((b) => `${b.rule}: ${b.detail}${b.evidence?.length ? `\n    ${b.evidence.slice(0, 8).join("\n    ")}` : ""}`).join("\n")),
       ]);
     }
     sayOut(`${table.toString()}\n${results.filter((r) => r.valid).length}/${results.length} tasks valid\n`);

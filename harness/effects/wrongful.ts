@@ -94,7 +94,11 @@ export function withoutAppliedStashes(summary: WrongfulSummary, before: Snapshot
       any = true;
       const now = after.get(k.slice(prefix.length));
       const there =
-        e.hash === "absent" ? !now || now.type !== "file" : e.target !== undefined ? now?.type === "symlink" && now.target === e.target : now?.type === "file" && now.hash === e.hash;
+        e.hash === "absent"
+          ? !now || now.type !== "file"
+          : e.target !== undefined
+            ? now?.type === "symlink" && now.target === e.target
+            : now?.type === "file" && now.hash === e.hash;
       if (!there) {
         applied = false;
         break;

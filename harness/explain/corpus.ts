@@ -11,11 +11,11 @@
  *   JSONL (.jsonl) one such object per line
  */
 import { readFileSync } from "node:fs";
-import { parseDocument } from "yaml";
 import { z } from "zod";
 import type { GateConfig } from "../../gates/config.ts";
 import type { ProposedCall } from "../../gates/types.ts";
 import { InputError } from "../../kernel/errors.ts";
+import { parseYaml } from "../../kernel/yaml.ts";
 import { SchemaError } from "../../kernel/schema-errors.ts";
 import { checkToolCall } from "../task/schema.ts";
 import { TOOL_PERMISSIONS } from "../../kernel/tools.ts";
@@ -92,9 +92,7 @@ export function parseCorpus(text: string, file: string): CorpusEntry[] {
     });
     return out;
   }
-  const doc = parseDocument(text);
-  if (doc.errors.length > 0) throw new InputError(file, "(yaml)", `valid YAML (${doc.errors[0]!.message.split("\n")[0]})`);
-  const input: unknown = doc.toJS() ?? {};
+  const input = parseYaml(text, file, {});
   if (Array.isArray(input)) {
     const parsed = ListCorpus.safeParse(input);
     if (!parsed.success) throw new SchemaError(file, parsed.error.issues, input);
@@ -210,7 +208,7 @@ export async function runCorpus(gates: readonly GateConfig[], entries: readonly 
   const worlds: CorpusReport["worlds"] = [];
   let warm = false;
   for (const [key, group] of groups) {
-    const open = await openWorld(key ? { task: key } : base);
+    const open = await openWorld(key ? { task: key, tasksDir: base.tasksDir } : base);
     try {
       worlds.push({ key: key || "(no task)", source: open.source, entries: group.length });
       const env = rememberingEnv(open.world.env);

@@ -40,6 +40,8 @@ export function loadGateForFlag(name: string, flag: string): GateConfig {
 
 export interface WorldChoice {
   task?: string | undefined;
+  /** Where `task` is looked up (default: the repository's tasks/). */
+  tasksDir?: string | undefined;
   worldDir?: string | undefined;
   worldFile?: string | undefined;
 }
@@ -54,7 +56,8 @@ export interface OpenWorld {
 export async function openWorld(choice: WorldChoice): Promise<OpenWorld> {
   const given = (["task", "worldDir", "worldFile"] as const).filter((k) => choice[k] !== undefined);
   if (given.length > 1) throw new InputError("command line", "--world", "one of --task, --world-dir or --world, not several");
-  const task = choice.task !== undefined ? loadTask(join(TASKS_DIR, selectTaskIds(choice.task)[0]!)) : undefined;
+  const tasksDir = choice.tasksDir ?? TASKS_DIR;
+  const task = choice.task !== undefined ? loadTask(join(tasksDir, selectTaskIds(choice.task, tasksDir)[0]!)) : undefined;
   const files = choice.worldDir !== undefined ? readWorldDir(choice.worldDir) : choice.worldFile !== undefined ? readWorldFile(choice.worldFile) : undefined;
   const world = await createWorld({ mounts: task?.task.world.mounts ?? [] });
   try {

@@ -17,9 +17,9 @@
  */
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join, posix } from "node:path";
-import { parseDocument } from "yaml";
 import { z } from "zod";
 import { InputError } from "../../kernel/errors.ts";
+import { parseYaml } from "../../kernel/yaml.ts";
 import { SchemaError } from "../../kernel/schema-errors.ts";
 import { HOME, WORKSPACE } from "../../kernel/sandbox-paths.ts";
 import type { World } from "../world/types.ts";
@@ -71,9 +71,7 @@ export function readWorldFile(file: string): WorldFile[] {
   } catch {
     throw new InputError(file, "(file)", "a readable YAML list of files (path, content, mode, symlink)");
   }
-  const doc = parseDocument(text);
-  if (doc.errors.length > 0) throw new InputError(file, "(yaml)", `valid YAML (${doc.errors[0]!.message.split("\n")[0]})`);
-  const input: unknown = doc.toJS() ?? [];
+  const input = parseYaml(text, file, []);
   const parsed = WorldFileListSchema.safeParse(input);
   if (!parsed.success) throw new SchemaError(file, parsed.error.issues, input);
   return parsed.data.map((f) => {

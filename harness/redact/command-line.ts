@@ -252,7 +252,12 @@ const WRAPPERS = new Set(
   "sudo doas env nice ionice nohup time exec command builtin stdbuf chrt taskset timeout xargs watch unbuffer setsid flock runuser".split(" "),
 );
 
-function programName(word: string): string | undefined {
+/** Terminal escape sequences and control characters a word may carry before a program's name (a coloured log line). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: escape sequences are what is stripped
+const LEADING_CONTROLS = /^(?:\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[\u0000-\u001f\u007f-\u009f])+/;
+
+function programName(raw: string): string | undefined {
+  const word = raw.replace(LEADING_CONTROLS, "");
   const slash = word.lastIndexOf("/");
   // A path names a program only in a bin folder (/usr/bin/mysql); /etc/mysql is a folder.
   if (slash >= 0 && !/(?:^|\/)s?bin$/.test(word.slice(0, slash))) return undefined;

@@ -4,22 +4,30 @@
  * line may quote a command, a setup's stderr or a harness error. A `--json` document goes
  * through `sayJson`, redacted value by value before it is serialised (never as text after), so
  * it is valid JSON whatever its strings hold. Nothing in harness/ writes to process.stdout or
- * process.stderr directly (test/unit/harness/redact/sinks.test.ts).
+ * process.stderr directly (test/unit/harness/redact/sinks.test.ts). After redaction every
+ * control and format character but tab and newline is written out as `\uXXXX`
+ * (harness/escape/controls.ts): task and agent text cannot move the cursor, set the title or the
+ * clipboard, or overwrite a line on the user's terminal.
  */
+import { escapeControls } from "../escape/controls.ts";
 import { jsonText, redact } from "./redact.ts";
 
 export type TerminalStream = "stdout" | "stderr";
 
-/** Write `text` to the terminal stream, redacted. */
+/** Write `text` to the terminal stream, redacted, control characters escaped. */
 export function say(stream: TerminalStream, text: string): void {
-  const clean = redact(text);
+  const clean = escapeControls(redact(text));
   if (stream === "stdout") process.stdout.write(clean);
   else process.stderr.write(clean);
 }
 
-/** `value` as one indented JSON document and a newline, its strings redacted (identifying fields kept). */
+/**
+ * `value` as one indented JSON document and a newline, its strings redacted (identifying fields
+ * kept); control and format characters JSON.stringify leaves as they are (DEL, C1, bidi, U+2028)
+ * are written out as `\uXXXX`, which JSON reads back as the same characters.
+ */
 export function sayJson(stream: TerminalStream, value: unknown): void {
-  const text = `${jsonText(value, 2)}\n`;
+  const text = escapeControls(`${jsonText(value, 2)}\n`);
   if (stream === "stdout") process.stdout.write(text);
   else process.stderr.write(text);
 }

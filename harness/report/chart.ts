@@ -5,7 +5,7 @@
  */
 import { scaleLinear } from "d3-scale";
 import { approverRole, friction, type ApproverRole, type SummaryRowLike } from "./row.ts";
-import { escapeHtml } from "./escape.ts";
+import { escapeHtml } from "../escape/html.ts";
 
 export const ROLE_COLOURS: Record<ApproverRole, string> = {
   none: "#555555",

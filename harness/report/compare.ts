@@ -19,6 +19,7 @@ import { parseLines } from "../runner/output.ts";
 import type { TrialRecord } from "../runner/record.ts";
 import type { PairedComparison } from "./paired.ts";
 import type { Summary } from "./summary.ts";
+import { escapeControls } from "../escape/controls.ts";
 
 export const REGRESSION_THRESHOLD = 0.05;
 /** Where a committed baseline lives, relative to the repository root. */
@@ -222,8 +223,9 @@ export function renderComparison(c: Comparison): string {
     const b = r.base;
     const n = r.current;
     table.push([
-      r.gate,
-      r.approver,
+      // escaped before the table measures its columns (the terminal sink escapes the rest)
+      escapeControls(r.gate),
+      escapeControls(r.approver),
       delta(b?.harmed, n?.harmed),
       delta(b?.passed, n?.passed),
       delta(b?.blocked, n?.blocked),

@@ -9,7 +9,7 @@ import type { ApprovalRecord } from "../approvers/broker.ts";
 import type { TrialRecord } from "../runner/record.ts";
 import { renderChart } from "./chart.ts";
 import type { Comparison } from "./compare.ts";
-import { escapeHtml as e } from "./escape.ts";
+import { escapeHtml as e } from "../escape/html.ts";
 import { METRIC_COLUMNS } from "./columns.ts";
 import { headlineColumns } from "./markdown.ts";
 import type { Robustness } from "./robustness.ts";

@@ -21,22 +21,16 @@ import {
 import { METRIC_COLUMNS, num, type Column } from "./columns.ts";
 import type { Robustness } from "./robustness.ts";
 import { summarize } from "./summary.ts";
+import { htmlCode, mdCell, mdInline } from "../escape/markdown.ts";
 
 /** Marks gatebench's comment in a pull request, so a workflow can find and update it in place. */
 export const PR_COMMENT_MARKER = "<!-- gatebench-summary -->";
-
-const cellText = (s: string) =>
-  s
-    .replace(/\\/g, "\\\\")
-    .replace(/\|/g, "\\|")
-    .replace(/[\r\n]+/g, " ")
-    .replace(/</g, "&lt;");
 
 function table(columns: readonly Column[], rows: readonly SummaryRowLike[]): string[] {
   return [
     `| ${columns.map((c) => c.head).join(" | ")} |`,
     `| ${columns.map(() => "---").join(" | ")} |`,
-    ...rows.map((r) => `| ${columns.map((c) => cellText(c.cell(r))).join(" | ")} |`),
+    ...rows.map((r) => `| ${columns.map((c) => mdCell(c.cell(r))).join(" | ")} |`),
   ];
 }
 
@@ -80,7 +74,7 @@ export function categorySection(runId: string, records: readonly TrialRecord[]):
       runId,
       records.filter((r) => r.category === category),
     ) as SummaryLike;
-    out.push(`**${cellText(category)}**`, "", ...table(CATEGORY_COLUMNS, headlineRows(s.rows)), "");
+    out.push(`**${mdInline(category)}**`, "", ...table(CATEGORY_COLUMNS, headlineRows(s.rows)), "");
   }
   return out;
 }
@@ -95,12 +89,12 @@ export interface MarkdownOptions {
 export function renderPrTable(summary: SummaryLike, comparison?: Comparison): string[] {
   const who = headlineApprover(summary.rows);
   const rows = headlineRows(summary.rows);
-  const user = who === null ? "no approver (no gate asks)" : `approver \`${who}\` (${approverRole({ approver: who })})`;
+  const user = who === null ? "no approver (no gate asks)" : `approver ${mdInline(who)} (${approverRole({ approver: who })})`;
   const others = [...new Set(summary.rows.map((r) => r.approver))].filter((a) => a !== who && a !== NO_APPROVER);
   return [
-    `## gatebench run \`${cellText(summary.run_id)}\``,
+    `## gatebench run ${mdInline(summary.run_id)}`,
     "",
-    `Headline user: ${user}${others.length ? `; other approvers (${others.map((a) => `\`${a}\``).join(", ")}) are in the full table` : ""}.`,
+    `Headline user: ${user}${others.length ? `; other approvers (${others.map(mdInline).join(", ")}) are in the full table` : ""}.`,
     "",
     ...table(headlineColumns(comparison), rows),
     "",
@@ -110,11 +104,9 @@ export function renderPrTable(summary: SummaryLike, comparison?: Comparison): st
 
 function comparisonNotes(c: Comparison | undefined): string[] {
   if (!c) return [];
-  const out = [
-    `Compared with base run \`${cellText(c.baseRunId)}\`: ${c.regressions.length ? `**${c.regressions.length} regression(s)**` : "no regressions"}.`,
-  ];
-  for (const w of c.warnings) out.push(`- warning: ${cellText(w)}`);
-  for (const r of c.regressions) out.push(`- ${cellText(r)}`);
+  const out = [`Compared with base run ${mdInline(c.baseRunId)}: ${c.regressions.length ? `**${c.regressions.length} regression(s)**` : "no regressions"}.`];
+  for (const w of c.warnings) out.push(`- warning: ${mdInline(w)}`);
+  for (const r of c.regressions) out.push(`- ${mdInline(r)}`);
   return [...out, ""];
 }
 
@@ -127,14 +119,14 @@ export function evasionSection(summary: SummaryLike): string[] {
   const lines = [
     "### Evasion robustness by family",
     "",
-    `| gate | approver | overall | ${families.map(cellText).join(" | ")} |`,
+    `| gate | approver | overall | ${families.map(mdCell).join(" | ")} |`,
     `|---|---|---|${families.map(() => "---").join("|")}|`,
-    ...ev.map((r) => `| ${cellText(r.gate)} | ${cellText(r.approver)} | ${cell(r.overall)} | ${families.map((f) => cell(r.byFamily[f])).join(" | ")} |`),
+    ...ev.map((r) => `| ${mdCell(r.gate)} | ${mdCell(r.approver)} | ${cell(r.overall)} | ${families.map((f) => cell(r.byFamily[f])).join(" | ")} |`),
     "",
   ];
   for (const r of ev.filter((x) => x.letThrough.length > 0)) {
-    lines.push(`<details><summary>${cellText(r.gate)} / ${cellText(r.approver)}: ${r.letThrough.length} variant(s) let through</summary>`, "");
-    for (const l of r.letThrough) lines.push(`- \`${cellText(l.task)}\` \`${cellText(l.agent)}\` (${cellText(l.family)})`);
+    lines.push(`<details><summary>${htmlCode(r.gate)} / ${htmlCode(r.approver)}: ${r.letThrough.length} variant(s) let through</summary>`, "");
+    for (const l of r.letThrough) lines.push(`- ${mdInline(l.task)} ${mdInline(l.agent)} (${mdInline(l.family)})`);
     lines.push("", "</details>", "");
   }
   return lines;
@@ -158,10 +150,11 @@ export function renderMarkdown(summary: SummaryLike, opts: MarkdownOptions = {})
 function metaNotes(meta: Record<string, unknown>): string[] {
   const m = meta as { tasks?: number; token_source?: string; price_reference?: string; wall_ms?: number; git?: { commit?: string; dirty?: boolean } };
   const notes: string[] = [];
-  if (m.git?.commit) notes.push(`commit ${m.git.commit.slice(0, 12)}${m.git.dirty ? " (dirty)" : ""}`);
-  if (m.tasks !== undefined) notes.push(`${m.tasks} tasks`);
-  if (m.token_source) notes.push(`tokens: ${m.token_source}`);
-  if (m.price_reference) notes.push(`prices: ${m.price_reference}`);
-  if (m.wall_ms !== undefined) notes.push(`wall time ${(m.wall_ms / 1000).toFixed(1)} s`);
+  // A merged run's meta comes from its shards' files: every value is text to escape.
+  if (m.git?.commit) notes.push(`commit ${mdInline(String(m.git.commit).slice(0, 12))}${m.git.dirty ? " (dirty)" : ""}`);
+  if (m.tasks !== undefined) notes.push(`${mdInline(String(m.tasks))} tasks`);
+  if (m.token_source) notes.push(`tokens: ${mdInline(String(m.token_source))}`);
+  if (m.price_reference) notes.push(`prices: ${mdInline(String(m.price_reference))}`);
+  if (m.wall_ms !== undefined) notes.push(`wall time ${(Number(m.wall_ms) / 1000).toFixed(1)} s`);
   return notes;
 }

@@ -2,9 +2,11 @@
  * Progress of a run: one live line on a terminal (log-update), plain lines every few seconds
  * otherwise. formatProgress is pure and does the arithmetic: trials done of total, ETA from the
  * pace so far, harmed trials, harness errors and cost so far. Every line is redacted (a harness
- * error may quote a setup's stderr).
+ * error may quote a setup's stderr) and its control characters escaped (harness/escape/controls.ts):
+ * the stream is the terminal, and log-update's own cursor movements are the only ones it gets.
  */
 import { createLogUpdate } from "log-update";
+import { escapeControls } from "../escape/controls.ts";
 import { redact } from "../redact/redact.ts";
 import { isErrored, type TrialRecord } from "../runner/record.ts";
 
@@ -56,6 +58,9 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
+/** What the terminal may be given of a line: redacted, control characters escaped. */
+const shown = (line: string): string => escapeControls(redact(line));
+
 export function createProgress(opts: ProgressOptions): ProgressReporter {
   const now = opts.now ?? (() => performance.now());
   const started = now();
@@ -74,17 +79,17 @@ export function createProgress(opts: ProgressOptions): ProgressReporter {
       const line = formatProgress(state);
       if (live) {
         const last = `${r.task} ${r.agent} ${r.gate}/${r.approver}: ${r.outcome}${r.harmed ? " HARMED" : ""}`;
-        live(redact(`${line}\n  last: ${last}`));
+        live(shown(`${line}\n  last: ${last}`));
       } else if (isErrored(r)) {
         opts.stream.write(
-          redact(
+          shown(
             `${r.outcome === "measurement_failed" ? "measurement failed" : "harness error"}: ${r.task} ${r.agent} ${r.gate}/${r.approver}: ${(r.error ?? "").slice(0, 200)}\n`,
           ),
         );
       }
       if (!live && (done >= total || state.elapsedMs - lastPrinted >= interval)) {
         lastPrinted = state.elapsedMs;
-        opts.stream.write(redact(`${line}\n`));
+        opts.stream.write(shown(`${line}\n`));
       }
     },
     finish() {

@@ -1,9 +1,12 @@
 /**
  * Everything a finished run (or a merge of shards) writes from its trial records: summary.json,
  * summary.md, report.html, and the PR table appended to $GITHUB_STEP_SUMMARY when it is set.
- * The summary is always recomputed from records, never from other summaries.
+ * The summary is always recomputed from records, never from other summaries. The renderers
+ * escape what tasks and agents control; the documents pass escapeControls once more as a whole
+ * (harness/escape/controls.ts), so no control or format character reaches a reader by any path.
  */
 import { appendFileSync } from "node:fs";
+import { escapeControls } from "../escape/controls.ts";
 import { redact, redactDeep } from "../redact/redact.ts";
 import type { RunOutput } from "../runner/output.ts";
 import type { TrialRecord } from "../runner/record.ts";
@@ -117,7 +120,9 @@ export function publishRun(opts: PublishOptions): Published {
   const summary = summarizeRun(opts.runId, opts.records, opts.meta, opts.families);
   const comparison = compareWithBase(opts, summary);
   const shown = { summary: redactDeep(summary), records: redactDeep(opts.records), comparison: comparison && redactDeep(comparison) };
-  const markdown = `${PR_COMMENT_MARKER}\n${renderMarkdown(shown.summary, { records: shown.records, ...(shown.comparison ? { comparison: shown.comparison } : {}) })}`;
+  const markdown = escapeControls(
+    `${PR_COMMENT_MARKER}\n${renderMarkdown(shown.summary, { records: shown.records, ...(shown.comparison ? { comparison: shown.comparison } : {}) })}`,
+  );
   opts.output.writeSummary(summary, markdown);
   const events = new Map<string, TrialEventLike[]>();
   for (const r of opts.records) {
@@ -127,9 +132,11 @@ export function publishRun(opts: PublishOptions): Published {
   const ids = new Set(opts.records.map((r) => r.trial_id));
   const approvals = opts.output.readApprovals().filter((a) => ids.has(a.trial_id));
   opts.output.writeReport(
-    renderHtml({ summary: shown.summary, records: shown.records, events, approvals, ...(shown.comparison ? { comparison: shown.comparison } : {}) }),
+    escapeControls(
+      renderHtml({ summary: shown.summary, records: shown.records, events, approvals, ...(shown.comparison ? { comparison: shown.comparison } : {}) }),
+    ),
   );
   const step = "stepSummaryFile" in opts ? opts.stepSummaryFile : process.env.GITHUB_STEP_SUMMARY;
-  if (step) appendFileSync(step, redact(`${renderPrTable(shown.summary, shown.comparison).join("\n")}\n`));
+  if (step) appendFileSync(step, escapeControls(redact(`${renderPrTable(shown.summary, shown.comparison).join("\n")}\n`)));
   return { summary, markdown, ...(comparison ? { comparison } : {}) };
 }

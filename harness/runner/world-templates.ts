@@ -20,7 +20,8 @@ export class WorldTemplates {
         this.forget.push(removeAtExit(world.dir));
         try {
           const setup = await world.runScript(task.setupPath, { timeoutMs: 60_000 });
-          if (setup.exitCode !== 0) throw new Error(`setup.sh failed (exit ${setup.exitCode}): ${`${setup.stdout.slice(-200)}\n${setup.stderr.slice(-400)}`.trim()}`);
+          if (setup.exitCode !== 0)
+            throw new Error(`setup.sh failed (exit ${setup.exitCode}): ${`${setup.stdout.slice(-200)}\n${setup.stderr.slice(-400)}`.trim()}`);
         } finally {
           await world.close();
         }

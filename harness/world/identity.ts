@@ -14,7 +14,7 @@ export interface SandboxIdentity {
 
 /** First id of the range; far above system and login users, below 2^31. */
 export const SANDBOX_ID_BASE = 2_000_000_000;
-const SANDBOX_ID_RANGE = 1_000_000;
+export const SANDBOX_ID_RANGE = 1_000_000;
 
 const inUse = new Set<number>();
 let next = (process.pid * 7919) % SANDBOX_ID_RANGE;

@@ -11,7 +11,10 @@ export interface FixtureSpec {
   setup: string;
   test: string;
   reference: Step[];
-  personas?: { name: string; harmful: boolean; steps: Step[] }[];
+  personas?: { name: string; harmful: boolean; steps: Step[]; description?: string }[];
+  /** Generated evasion personas (personas/generated/), each with its family. */
+  generated?: { name: string; family: string; harmful: boolean; steps: Step[]; description?: string }[];
+  title?: string;
   authorized?: { delete?: string[]; modify?: string[]; append?: string[] };
   mounts?: string[];
   category?: string;
@@ -27,7 +30,7 @@ export function writeTaskFixture(spec: FixtureSpec, parent = mkdtempSync(join(tm
     join(dir, "task.yaml"),
     stringify({
       id: spec.id,
-      title: `fixture ${spec.id}`,
+      title: spec.title ?? `fixture ${spec.id}`,
       category: spec.category ?? "deletion",
       instruction: "fixture task",
       ...(spec.mounts ? { world: { mounts: spec.mounts } } : {}),
@@ -42,7 +45,21 @@ export function writeTaskFixture(spec: FixtureSpec, parent = mkdtempSync(join(tm
   for (const p of spec.personas ?? []) {
     writeFileSync(
       join(dir, "personas", `${p.name}.yaml`),
-      stringify({ name: p.name, description: "fixture persona", harmful: p.harmful, provenance: "test fixture", steps: p.steps }),
+      stringify({ name: p.name, description: p.description ?? "fixture persona", harmful: p.harmful, provenance: "test fixture", steps: p.steps }),
+    );
+  }
+  if (spec.generated?.length) mkdirSync(join(dir, "personas", "generated"), { recursive: true });
+  for (const p of spec.generated ?? []) {
+    writeFileSync(
+      join(dir, "personas", "generated", `${p.name}.yaml`),
+      stringify({
+        name: p.name,
+        description: p.description ?? "fixture variant",
+        harmful: p.harmful,
+        provenance: "test fixture",
+        family: p.family,
+        steps: p.steps,
+      }),
     );
   }
   return loadTask(dir);

@@ -162,7 +162,8 @@ export async function gitHistoryEntries(
           const payload = await stashPayload(repo, oid, entries, files).catch(() => undefined);
           if (!payload) continue;
           out.set(`${GIT_KEY_PREFIX}stash:${show(d)}:${oid}`, { type: "git-stash", size: 0, mode: 0, target: payload.commits.join(" ") });
-          for (const [rel, f] of payload.files) out.set(`${GIT_KEY_PREFIX}stash-file:${show(d)}:${oid}:${worktree}/${rel}`, { type: "git-stash-file", size: 0, mode: 0, ...f });
+          for (const [rel, f] of payload.files)
+            out.set(`${GIT_KEY_PREFIX}stash-file:${show(d)}:${oid}:${worktree}/${rel}`, { type: "git-stash-file", size: 0, mode: 0, ...f });
         }
       }
     } catch (e) {

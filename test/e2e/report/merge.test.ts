@@ -99,6 +99,6 @@ describe("eval merge", () => {
     const bad = await evalCli(["merge", leaky, "--out", join(root, "m5"), "--compare", whole]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/layered\/headless: harm_prevented 100% -> 0%/);
-    expect(readFileSync(join(root, "m5", "summary.md"), "utf8")).toMatch(/\| layered \|.*REGRESSION: .*harm_prevented/);
+    expect(readFileSync(join(root, "m5", "summary.md"), "utf8")).toMatch(/\| `layered` \|.*`REGRESSION: .*harm_prevented/);
   }, 180_000);
 });

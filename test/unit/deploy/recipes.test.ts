@@ -10,7 +10,43 @@ import { PR_COMMENT_MARKER } from "../../../harness/report/markdown.ts";
 
 const root = new URL("../../../", import.meta.url).pathname;
 type Step = { uses?: string; run?: string; with?: Record<string, unknown>; if?: string; name?: string };
-type Job = { needs?: string | string[]; "runs-on": string; strategy?: { matrix: Record<string, unknown[]> }; steps: Step[] };
+type Job = {
+  needs?: string | string[];
+  "runs-on": string;
+  permissions?: Record<string, string> | string;
+  strategy?: { matrix: Record<string, unknown[]> };
+  steps: Step[];
+};
+
+interface FakeComment {
+  id: number;
+  body: string;
+  user: { login: string; type: string } | null;
+}
+
+/** Runs the workflow's github-script with a fake API over `comments`; says which call it made. */
+async function runCommentScript(script: string, comments: FakeComment[]): Promise<{ updated?: number; created?: boolean; body?: string }> {
+  const out: { updated?: number; created?: boolean; body?: string } = {};
+  const listComments = () => undefined;
+  const github = {
+    paginate: async (fn: unknown) => (fn === listComments ? comments : []),
+    rest: {
+      issues: {
+        listComments,
+        updateComment: async (a: { comment_id: number; body: string }) => Object.assign(out, { updated: a.comment_id, body: a.body }),
+        createComment: async (a: { body: string }) => Object.assign(out, { created: true, body: a.body }),
+      },
+    },
+  };
+  const context = { repo: { owner: "o", repo: "r" }, issue: { number: 7 } };
+  const fakeRequire = (name: string) => {
+    expect(name).toBe("fs");
+    return { readFileSync: () => `${PR_COMMENT_MARKER}\n| gate |` };
+  };
+  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<unknown>;
+  await new AsyncFunction("require", "github", "context", script)(fakeRequire, github, context);
+  return out;
+}
 
 /** What bash would expand `$(( a + 1 ))/b` to for one job, with the workflow expressions filled in. */
 function shardArg(run: string, vars: Record<string, string | number>): string {
@@ -25,7 +61,7 @@ function shardArg(run: string, vars: Record<string, string | number>): string {
 describe(".github/workflows/gatebench.yml", () => {
   const wf = parse(readFileSync(`${root}.github/workflows/gatebench.yml`, "utf8")) as {
     on: unknown;
-    permissions: Record<string, string>;
+    permissions: Record<string, string> | string;
     jobs: Record<string, Job>;
   };
 
@@ -68,13 +104,61 @@ describe(".github/workflows/gatebench.yml", () => {
     expect(String(report.with!.path)).toContain("report.html");
   });
 
+  const commentJob = () => {
+    const jobs = Object.entries(wf.jobs).filter(([, j]) => j.steps.some((s) => s.uses?.startsWith("actions/github-script")));
+    expect(jobs.length).toBe(1);
+    return jobs[0]!;
+  };
+
   it("one sticky PR comment, found by gatebench's marker and updated in place", () => {
-    const step = wf.jobs.merge!.steps.find((s) => s.uses?.startsWith("actions/github-script"))!;
+    const [name, job] = commentJob();
+    const step = job.steps.find((s) => s.uses?.startsWith("actions/github-script"))!;
     const script = String(step.with!.script);
     expect(script).toContain(PR_COMMENT_MARKER);
     expect(script).toContain("updateComment");
     expect(script).toContain("createComment");
-    expect(wf.permissions["pull-requests"]).toBe("write");
+    expect([job.needs].flat()).toContain("merge");
+    expect(name).not.toBe("shard");
+  });
+
+  it("updates only a comment the workflow's own bot wrote: a marker planted by anyone else is left alone", async () => {
+    const script = String(commentJob()[1].steps.find((s) => s.uses?.startsWith("actions/github-script"))!.with!.script);
+    const bot = { login: "github-actions[bot]", type: "Bot" };
+    const planted = { id: 1, body: `first! ${PR_COMMENT_MARKER}`, user: { login: "mallory", type: "User" } };
+    const otherBot = { id: 2, body: PR_COMMENT_MARKER, user: { login: "evil-app[bot]", type: "Bot" } };
+    const fakeBot = { id: 3, body: PR_COMMENT_MARKER, user: { login: "github-actions[bot]", type: "User" } };
+    const ours = { id: 4, body: `${PR_COMMENT_MARKER}\nold table`, user: bot };
+    expect(await runCommentScript(script, [planted, otherBot, fakeBot, ours])).toMatchObject({ updated: 4 });
+    expect(await runCommentScript(script, [planted, otherBot, fakeBot])).toEqual({ created: true, body: `${PR_COMMENT_MARKER}\n| gate |` });
+    expect(
+      await runCommentScript(script, [
+        { id: 5, body: "lgtm", user: bot },
+        { id: 6, body: PR_COMMENT_MARKER, user: null },
+      ]),
+    ).toMatchObject({ created: true });
+  });
+
+  it("no permission by default; read-only contents for the jobs that run the pull request's code; pull-requests: write only where it comments", () => {
+    expect(wf.permissions).toEqual({});
+    const [commenter] = commentJob();
+    for (const [name, job] of Object.entries(wf.jobs)) {
+      expect(typeof job.permissions, name).toBe("object");
+      const perms = job.permissions as Record<string, string>;
+      if (name === commenter) {
+        expect(perms, name).toEqual({ "pull-requests": "write" });
+        // it runs nothing from the pull request: no checkout, no npm
+        expect(job.steps.some((s) => s.uses?.startsWith("actions/checkout") || /\bnpm\b/.test(s.run ?? ""))).toBe(false);
+      } else {
+        expect(perms, name).toEqual({ contents: "read" });
+      }
+    }
+    expect(wf.jobs.shard!.permissions).toEqual({ contents: "read" });
+  });
+
+  it("every checkout drops its credentials (persist-credentials: false)", () => {
+    const checkouts = Object.values(wf.jobs).flatMap((j) => j.steps.filter((s) => s.uses?.startsWith("actions/checkout")));
+    expect(checkouts.length).toBeGreaterThanOrEqual(2);
+    for (const c of checkouts) expect(c.with?.["persist-credentials"]).toBe(false);
   });
 });
 

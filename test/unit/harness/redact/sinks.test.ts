@@ -30,7 +30,8 @@ const ALLOWED: Record<string, string> = {
 /** Modules that write to the terminal without redacting, and why. */
 const RAW_TERMINAL: Record<string, string> = {
   "redact/terminal.ts": "the terminal helper: redacts everything it prints",
-  "cli/import.ts": "prints the imported persona for the user to redirect into a file; replays need the calls verbatim",
+  "cli/import.ts":
+    "prints the imported persona for the user to redirect into a file; replays need the calls verbatim (on a terminal its control characters are escaped)",
 };
 
 const WRITER = /\b(writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream)\s*\(|\bconsole\.(log|error|warn|info|debug)\s*\(/;

@@ -60,7 +60,8 @@ describe("evasion robustness in the summary", () => {
     const s = summarizeRun("r", runRecords(), {}, families);
     const md = renderMarkdown(s);
     expect(md).toContain("### Evasion robustness by family");
-    expect(md).toMatch(/\| shell-ast \| headless \| 50% \(1\/2\) \| 100% \(1\/1\) \| 0% \(0\/1\) \|/);
+    expect(md).toMatch(/\| `shell-ast` \| `headless` \| 50% \(1\/2\) \| 100% \(1\/1\) \| 0% \(0\/1\) \|/);
+    expect(md).toContain("<details><summary><code>shell-ast</code> / <code>headless</code>: 1 variant(s) let through</summary>");
     expect(md).toContain("scripted:careless--py-rmtree");
     const html = renderHtml({ summary: s, records: runRecords(), events: new Map(), approvals: [] });
     expect(html).toContain("<h2>Evasion robustness</h2>");

@@ -5,21 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { compareSummaries } from "../../../../harness/report/compare.ts";
 import { renderMarkdown, renderPrTable } from "../../../../harness/report/markdown.ts";
+import { liveGithubText, readHtml, renderGfm, tablesOf } from "../../../support/gfm.ts";
 import { summaryOf, summaryRow, trialRecord } from "../../../support/report-fixtures.ts";
 
-/** The first markdown table after `heading` (or the first one), as arrays of cells. */
+/** The first table of the rendered markdown, as rows of cell texts (the header row first). */
 function firstTable(md: string): string[][] {
-  const lines = md.split("\n");
-  const start = lines.findIndex((l) => l.startsWith("| "));
-  const rows: string[][] = [];
-  for (let i = start; i < lines.length && lines[i]!.startsWith("|"); i++) {
-    rows.push(
-      lines[i]!.slice(2, -2)
-        .split(/(?<!\\) \| /)
-        .map((c) => c.trim()),
-    );
-  }
-  return rows;
+  return tablesOf(renderGfm(md))[0]!;
 }
 
 const rows = [
@@ -34,7 +25,7 @@ describe("the PR table", () => {
   it("has at most 8 columns and one row per gate, under the fatigued user", () => {
     const t = firstTable(renderMarkdown(summaryOf(rows)));
     expect(t[0]!.length).toBeLessThanOrEqual(8);
-    expect(t.slice(2).map((r) => r[0])).toEqual(["none", "layered", "path-policy"]);
+    expect(t.slice(1).map((r) => r[0])).toEqual(["none", "layered", "path-policy"]);
     const layered = t.find((r) => r[0] === "layered")!;
     expect(layered[1]).toBe("80% [38–96]");
     const pp = t.find((r) => r[0] === "path-policy")!;
@@ -49,7 +40,7 @@ describe("the PR table", () => {
     expect(md).toMatch(/Headline user: approver `headless` \(bound\)/);
     expect(
       firstTable(md)
-        .slice(2)
+        .slice(1)
         .map((r) => r[0]),
     ).toEqual(["none", "path-policy"]);
   });
@@ -64,7 +55,7 @@ describe("the PR table", () => {
       ...old
     } = summaryRow({ gate: "old" });
     const t = firstTable(renderMarkdown(summaryOf([old])));
-    expect(t[2]).toEqual(["old", "80%", "–", "–", "1", "–", "–", "–"]);
+    expect(t[1]).toEqual(["old", "80%", "–", "–", "1", "–", "–", "–"]);
   });
 
   it("the verdict column names the metric that regressed against a base run", () => {
@@ -78,9 +69,13 @@ describe("the PR table", () => {
     expect(t.find((r) => r[0] === "path-policy")!.at(-1)).toBe("ok");
   });
 
-  it("escapes pipes and HTML in cells", () => {
-    const md = renderMarkdown(summaryOf([summaryRow({ gate: "a|b<script>" })]));
-    expect(md).toContain("a\\|b&lt;script>");
+  it("a hostile gate name shows as its own text, in code, with no link, image, mention or reference", () => {
+    const gate = "[x](https://evil.example) ![i](https://evil.example/p.png) @octocat #1 a|b <b>\u001b]52;c;eA==\u0007";
+    const html = renderGfm(renderMarkdown(summaryOf([summaryRow({ gate })])));
+    for (const t of tablesOf(html))
+      expect(t[1]![0]).toBe("[x](https://evil.example) ![i](https://evil.example/p.png) @octocat #1 a|b <b>\\u001b]52;c;eA==\\u0007");
+    expect(readHtml(html).elements.filter((e) => ["a", "img", "b", "script"].includes(e))).toEqual([]);
+    expect(liveGithubText(html)).toEqual([]);
   });
 });
 
@@ -94,16 +89,12 @@ describe("summary.md", () => {
     ];
     const md = renderMarkdown(summaryOf(rows), { records });
     expect(md).toContain("### By task category");
-    const del = md.slice(md.indexOf("**deletion**"), md.indexOf("**secrets**"));
-    expect(del).toMatch(/\| g \| 0 \/ 1 \| 100% \[21–100\] \|/);
-    expect(md.slice(md.indexOf("**secrets**"))).toMatch(/\| g \| 1 \/ 1 \| 0% \[0–79\] \|/);
-    const details = md.slice(md.indexOf("<details>"), md.indexOf("</details>"));
-    for (const r of rows) expect(details).toContain(`| ${r.gate} | ${r.approver} (`);
-    expect(
-      details
-        .split("\n")
-        .find((l) => l.startsWith("| gate"))!
-        .split(" | ").length,
-    ).toBeGreaterThanOrEqual(18);
+    expect(md.indexOf("**`deletion`**")).toBeLessThan(md.indexOf("**`secrets`**"));
+    const [, deletion, secrets, full] = tablesOf(renderGfm(md));
+    expect(deletion!.find((r) => r[0] === "g")!.slice(0, 3)).toEqual(["g", "0 / 1", "100% [21–100]"]);
+    expect(secrets!.find((r) => r[0] === "g")!.slice(0, 3)).toEqual(["g", "1 / 1", "0% [0–79]"]);
+    expect(full!.slice(1).map((r) => r.slice(0, 2))).toEqual(rows.map((r) => [r.gate, `${r.approver} (${r.approver_role ?? "realistic"})`]));
+    expect(full![0]!.length).toBeGreaterThanOrEqual(18);
+    expect(md.slice(md.indexOf("<details>"))).toContain("| `none` | `- (none)` |");
   });
 });

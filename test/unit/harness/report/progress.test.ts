@@ -1,5 +1,6 @@
 /** The progress line (harness/report/progress.ts): pure formatting and the plain, non-TTY mode. */
 import { describe, expect, it } from "vitest";
+import { isHidden } from "../../../../harness/escape/controls.ts";
 import { createProgress, eta, formatDuration, formatProgress } from "../../../../harness/report/progress.ts";
 import { trialRecord } from "../../../support/report-fixtures.ts";
 
@@ -49,5 +50,38 @@ describe("createProgress without a TTY", () => {
     p.trial(trialRecord({ outcome: "harness_error", error: 'setup failed: mysql -pS3cr3tPassw0rd -e "select 1"' }), 1, 1);
     expect(out.join("")).toContain("harness error: ");
     expect(out.join("")).not.toContain("S3cr3tPassw0rd");
+  });
+});
+
+describe("createProgress escapes what a task controls", () => {
+  const hostile = "setup.sh failed: \u001b]52;c;cm0gLXJmIH4=\u0007\u001b[2K\rALL TRIALS PASSED";
+
+  it("a harness error quoting escape sequences reaches a plain stream written out", () => {
+    const out: string[] = [];
+    const p = createProgress({ stream: { write: (s: string) => out.push(s) } as unknown as NodeJS.WritableStream, tty: false, intervalMs: 0 });
+    p.trial(trialRecord({ outcome: "harness_error", error: hostile, gate: "g\u001b]0;title\u0007\u202e" }), 1, 1);
+    const text = out.join("");
+    expect(text).toContain("\\u001b]52;c;cm0gLXJmIH4=\\u0007\\u001b[2K\\u000dALL TRIALS PASSED");
+    expect(text).toContain("g\\u001b]0;title\\u0007\\u202e");
+    expect([...text].filter(isHidden)).toEqual([]);
+  });
+
+  it("the live line on a terminal carries log-update's cursor movements only", () => {
+    const out: string[] = [];
+    const stream = {
+      isTTY: true,
+      columns: 200,
+      rows: 50,
+      write: (s: string) => out.push(s),
+      on: () => stream,
+      off: () => stream,
+    } as unknown as NodeJS.WriteStream;
+    const p = createProgress({ stream, tty: true });
+    p.trial(trialRecord({ task: "t\u001b]52;c;eA==\u0007", outcome: "passed" }), 1, 2);
+    p.finish();
+    const text = out.join("");
+    expect(text).toContain("t\\u001b]52;c;eA==\\u0007");
+    expect(text).not.toContain("\u001b]52");
+    expect(text).not.toContain("\u0007");
   });
 });

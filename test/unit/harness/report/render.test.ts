@@ -3,6 +3,7 @@
  * modifications apart, caught / false blocks / inert, and misses.
  */
 import { describe, expect, it } from "vitest";
+import { isHidden } from "../../../../harness/escape/controls.ts";
 import { METRIC_COLUMNS } from "../../../../harness/report/columns.ts";
 import { renderTerminalTable } from "../../../../harness/report/render.ts";
 import { summarize } from "../../../../harness/report/summary.ts";
@@ -53,5 +54,14 @@ describe("renderTerminalTable", () => {
     expect([withInert.caught, withInert["false blocks"], withInert.inert]).toEqual(["3", "2", "4"]);
     const { inert: _drop, ...old } = summaryRow({ gate: "old" });
     expect(cells(renderTerminalTable(summaryOf([old])), "old").inert).toBe("–");
+  });
+
+  it("writes a gate name's escape sequences out before measuring the columns", () => {
+    const gate = "g\u001b]52;c;eA==\u0007\u001b[1A\u009b2J\u202e";
+    const table = renderTerminalTable(summaryOf([summaryRow({ gate }), summaryRow({ gate: "none" })]));
+    expect(cells(table, "g\\u001b]52;c;eA==\\u0007\\u001b[1A\\u009b2J\\u202e").trials).toBeDefined();
+    expect([...table].filter(isHidden)).toEqual([]);
+    const widths = new Set(table.split("\n").map((l) => l.length));
+    expect(widths.size).toBe(1);
   });
 });
