@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ApprovalRecord } from "../approvers/broker.ts";
 import { InputError } from "../../kernel/errors.ts";
-import { parseLines, type RunOutput } from "../runner/output.ts";
+import { parseLines, trialLogName, type RunOutput } from "../runner/output.ts";
 import type { TrialRecord } from "../runner/record.ts";
 
 export interface Shard {
@@ -97,14 +97,13 @@ export function mergedMeta(shards: readonly Shard[]): Record<string, unknown> {
 
 /** Copy the shards' event logs and approval records of the kept trials into `output`. */
 export function copyTrialFiles(shards: readonly Shard[], records: readonly TrialRecord[], output: RunOutput): void {
-  const keep = new Set(records.map((r) => r.trial_id));
+  const keep = new Set(records.map((r) => trialLogName(r.trial_id)));
   const approvals = new Map<string, ApprovalRecord>();
   for (const s of [...shards].sort((a, b) => a.index - b.index)) {
     const trials = join(s.dir, "trials");
     if (existsSync(trials)) {
       for (const name of readdirSync(trials)) {
-        const id = name.replace(/\.jsonl$/, "");
-        if (name.endsWith(".jsonl") && keep.has(id) && !existsSync(join(output.dir, "trials", name)))
+        if (name.endsWith(".jsonl") && keep.has(name) && !existsSync(join(output.dir, "trials", name)))
           copyFileSync(join(trials, name), join(output.dir, "trials", name));
       }
     }

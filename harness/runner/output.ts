@@ -5,6 +5,7 @@
  * other owner is bad input, exit 2; the lock of a dead one is taken over).
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
 import type { ApprovalRecord } from "../approvers/broker.ts";
 import { acquireDirLock } from "../process/ownership.ts";
@@ -80,7 +81,7 @@ export class RunOutput {
    * caller holds is left unchanged (the terminal and the summary redact what they show themselves).
    */
   appendTrial(record: TrialRecord, approvals: readonly ApprovalRecord[], events: readonly TrialEvent[]): void {
-    writeFileSync(join(this.dir, "trials", `${basename(record.trial_id)}.jsonl`), toJsonLines(events));
+    writeFileSync(join(this.dir, "trials", trialLogName(basename(record.trial_id))), toJsonLines(events));
     if (approvals.length) appendFileSync(this.approvalsFile, toJsonLines(approvals));
     appendFileSync(this.resultsFile, toJsonLines([record]));
   }
@@ -101,7 +102,7 @@ export class RunOutput {
   /** A trial's event log (trials/<trial_id>.jsonl), or undefined when it is absent or the id is not a plain name. */
   readTrialEvents(trialId: string): TrialEvent[] | undefined {
     if (!/^[\w.@:+=%-]+$/.test(trialId) || trialId.startsWith(".")) return undefined;
-    const file = join(this.dir, "trials", `${trialId}.jsonl`);
+    const file = join(this.dir, "trials", trialLogName(trialId));
     if (!existsSync(file)) return undefined;
     return parseLines<TrialEvent>(readFileSync(file, "utf8"));
   }
@@ -118,6 +119,18 @@ export class RunOutput {
     this.writeAtomic(join(this.dir, "summary.json"), `${jsonText(json, 2)}\n`);
     this.writeAtomic(join(this.dir, "summary.md"), redact(markdown));
   }
+}
+
+/** Longest trial id used as its log's file name as it is (file names stop at 255 bytes). */
+const LOG_NAME_BYTES = 200;
+
+/**
+ * The file name of a trial's event log: `<trial_id>.jsonl`, or for an id too long for a file name
+ * (a long `claude-hook:` command as the gate) its first 150 characters, `~` and a hash of the whole.
+ */
+export function trialLogName(trialId: string): string {
+  if (Buffer.byteLength(trialId) <= LOG_NAME_BYTES) return `${trialId}.jsonl`;
+  return `${trialId.slice(0, 150)}~${createHash("sha256").update(trialId).digest("hex").slice(0, 16)}.jsonl`;
 }
 
 /** One redacted JSON object per line (identifying fields kept): the only way records reach a jsonl file. */
