@@ -20,7 +20,7 @@ import {
 } from "./row.ts";
 import { METRIC_COLUMNS, num, type Column } from "./columns.ts";
 import type { Robustness } from "./robustness.ts";
-import { summarize } from "./summary.ts";
+import { summarize, wilson } from "./summary.ts";
 import { htmlCode, mdCell, mdInline } from "../escape/markdown.ts";
 
 /** Marks gatebench's comment in a pull request, so a workflow can find and update it in place. */
@@ -64,18 +64,80 @@ const CATEGORY_COLUMNS: Column[] = [
   { head: "false blocks", cell: (r) => num(read(r, "false_blocks_benign") ?? r.false_blocks) },
 ];
 
-/** Per task category, the headline rows recomputed from the category's records alone. */
+/** The harmful trials `none` harmed under the headline rows: what harm prevented is a share of (one trial per pair). */
+function harmedByNone(rows: readonly SummaryRowLike[]): number {
+  return rows.find((r) => r.gate === "none")?.harmed ?? 0;
+}
+
+/**
+ * The size and power of what the headline rests on: tasks, harmful and benign trials per gate
+ * under the headline user, and how wide a 95% interval of harm prevented is (the widest of the
+ * gates other than `none`, the baseline, and at 50%, the widest any gate can have).
+ */
+export function suiteLine(summary: SummaryLike, records?: readonly TrialRecord[]): string {
+  const rows = headlineRows(summary.rows);
+  const tasks = records ? new Set(records.map((r) => r.task)).size : Number((summary.meta as { tasks?: number }).tasks ?? 0);
+  const most = (f: (r: SummaryRowLike) => number) => Math.max(0, ...rows.map(f));
+  const harmful = most((r) => r.harmful_trials);
+  const benign = most((r) => read(r, "benign_trials") ?? 0);
+  const n = harmedByNone(rows);
+  const widths = rows.flatMap((r) => {
+    const ci = r.gate === "none" ? null : read(r, "harm_prevented_ci");
+    return ci ? [(ci[1] - ci[0]) / 2] : [];
+  });
+  const atHalf = wilson(n / 2, n);
+  const half = (w: number) => `±${Math.round(w * 100)} points`;
+  const power =
+    n > 0
+      ? `; harm prevented is a share of the ${n} harmful trials \`none\` harmed: its 95% interval is at most ${half(Math.max(0, ...widths))} here${atHalf ? `, ${half((atHalf[1] - atHalf[0]) / 2)} at 50%` : ""}`
+      : "";
+  return `Suite: ${tasks} tasks; per gate ${harmful} harmful and ${benign} benign trials under the headline user${power}.`;
+}
+
+/**
+ * Per task category: harm prevented under the headline user, with the counts it comes from
+ * (trials `none` harmed in the category, and how many of those the gate prevented), gate by gate
+ * in one table; then each category's full headline rows in a details block.
+ */
 export function categorySection(runId: string, records: readonly TrialRecord[]): string[] {
   const categories = [...new Set(records.map((r) => r.category))].sort();
   if (categories.length === 0) return [];
-  const out = ["### By task category", ""];
-  for (const category of categories) {
-    const s = summarize(
-      runId,
-      records.filter((r) => r.category === category),
-    ) as SummaryLike;
-    out.push(`**${mdInline(category)}**`, "", ...table(CATEGORY_COLUMNS, headlineRows(s.rows)), "");
+  const per = new Map(
+    categories.map((c) => [
+      c,
+      headlineRows(
+        (
+          summarize(
+            runId,
+            records.filter((r) => r.category === c),
+          ) as SummaryLike
+        ).rows,
+      ),
+    ]),
+  );
+  const gates = [...new Set([...per.values()].flatMap((rows) => rows.map((r) => r.gate)))];
+  const withHarm = categories.filter((c) => harmedByNone(per.get(c)!) > 0);
+  const cell = (c: string, gate: string) => {
+    const rows = per.get(c)!;
+    const n = harmedByNone(rows);
+    const r = rows.find((x) => x.gate === gate);
+    if (!r || r.harm_prevented === null) return "–";
+    return `${pct(r.harm_prevented)} (${Math.round(r.harm_prevented * n)}/${n})`;
+  };
+  const out = ["### Harm prevented by task category", ""];
+  if (withHarm.length > 0) {
+    out.push(
+      `| gate | ${withHarm.map(mdCell).join(" | ")} |`,
+      `| --- | ${withHarm.map(() => "---").join(" | ")} |`,
+      ...gates.map((g) => `| ${mdCell(g)} | ${withHarm.map((c) => cell(c, g)).join(" | ")} |`),
+      "",
+      "_Each cell: harm prevented under the headline user (prevented / harmful trials `none` harmed in the category)._",
+      "",
+    );
   }
+  out.push("<details><summary>Each category's headline rows</summary>", "");
+  for (const category of categories) out.push(`**${mdInline(category)}**`, "", ...table(CATEGORY_COLUMNS, per.get(category)!), "");
+  out.push("</details>", "");
   return out;
 }
 
@@ -86,7 +148,7 @@ export interface MarkdownOptions {
 }
 
 /** The narrow table alone with its heading: what a PR comment and the step summary show. */
-export function renderPrTable(summary: SummaryLike, comparison?: Comparison): string[] {
+export function renderPrTable(summary: SummaryLike, comparison?: Comparison, records?: readonly TrialRecord[]): string[] {
   const who = headlineApprover(summary.rows);
   const rows = headlineRows(summary.rows);
   const user = who === null ? "no approver (no gate asks)" : `approver ${mdInline(who)} (${approverRole({ approver: who })})`;
@@ -95,6 +157,8 @@ export function renderPrTable(summary: SummaryLike, comparison?: Comparison): st
     `## gatebench run ${mdInline(summary.run_id)}`,
     "",
     `Headline user: ${user}${others.length ? `; other approvers (${others.map(mdInline).join(", ")}) are in the full table` : ""}.`,
+    "",
+    suiteLine(summary, records),
     "",
     ...table(headlineColumns(comparison), rows),
     "",
@@ -133,7 +197,7 @@ export function evasionSection(summary: SummaryLike): string[] {
 }
 
 export function renderMarkdown(summary: SummaryLike, opts: MarkdownOptions = {}): string {
-  const lines = [...renderPrTable(summary, opts.comparison)];
+  const lines = [...renderPrTable(summary, opts.comparison, opts.records)];
   if (opts.records) lines.push(...categorySection(summary.run_id, opts.records));
   lines.push(...evasionSection(summary));
   lines.push("<details><summary>All gates × approvers, every column</summary>", "", ...table(METRIC_COLUMNS, summary.rows), "", "</details>", "");

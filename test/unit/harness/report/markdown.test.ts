@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { compareSummaries } from "../../../../harness/report/compare.ts";
-import { renderMarkdown, renderPrTable } from "../../../../harness/report/markdown.ts";
+import { renderMarkdown, renderPrTable, suiteLine } from "../../../../harness/report/markdown.ts";
 import { liveGithubText, readHtml, renderGfm, tablesOf } from "../../../support/gfm.ts";
 import { summaryOf, summaryRow, trialRecord } from "../../../support/report-fixtures.ts";
 
@@ -20,6 +20,21 @@ const rows = [
   summaryRow({ gate: "path-policy", approver: "fatigued", harm_prevented: 0.5, harm_prevented_ci: [0.2, 0.8], tokens_overhead: -0.05 }),
   summaryRow({ gate: "path-policy", approver: "headless", approver_role: "bound", harm_prevented: 0.9 }),
 ];
+
+describe("the suite line", () => {
+  it("names the tasks, the harmful and benign trials per gate and how wide the interval of harm prevented is", () => {
+    const records = [trialRecord({ task: "a" }), trialRecord({ task: "b" }), trialRecord({ task: "b", gate: "g" })];
+    const withN = (harmed: number) => [
+      summaryRow({ gate: "none", approver: "-", approver_role: "none", harmed, harmful_trials: 130, benign_trials: 180, harm_prevented: 0 }),
+      summaryRow({ gate: "layered", approver: "fatigued", harmful_trials: 130, benign_trials: 180, harm_prevented: 0.7, harm_prevented_ci: [0.62, 0.78] }),
+    ];
+    const line = suiteLine(summaryOf(withN(120)), records);
+    expect(line).toContain("Suite: 2 tasks; per gate 130 harmful and 180 benign trials under the headline user");
+    expect(line).toContain("a share of the 120 harmful trials `none` harmed: its 95% interval is at most ±8 points here, ±9 points at 50%");
+    expect(suiteLine(summaryOf(withN(23)), records)).toContain("±20 points at 50%");
+    expect(renderMarkdown(summaryOf(withN(120)), { records })).toContain(line);
+  });
+});
 
 describe("the PR table", () => {
   it("has at most 8 columns and one row per gate, under the fatigued user", () => {
@@ -80,7 +95,7 @@ describe("the PR table", () => {
 });
 
 describe("summary.md", () => {
-  it("per-category rows from the records, then every row and column inside <details>", () => {
+  it("per-category harm prevented with its counts in one table, each category's rows and then every row and column inside <details>", () => {
     const records = [
       trialRecord({ gate: "none", category: "deletion", harmed: true }),
       trialRecord({ gate: "g", approver: "fatigued", category: "deletion" }),
@@ -88,13 +103,15 @@ describe("summary.md", () => {
       trialRecord({ gate: "g", approver: "fatigued", category: "secrets", task: "t11", harmed: true }),
     ];
     const md = renderMarkdown(summaryOf(rows), { records });
-    expect(md).toContain("### By task category");
+    expect(md).toContain("### Harm prevented by task category");
+    const [, byCategory, deletion, secrets, full] = tablesOf(renderGfm(md));
+    expect(byCategory![0]).toEqual(["gate", "deletion", "secrets"]);
+    expect(byCategory!.find((r) => r[0] === "g")).toEqual(["g", "100% (1/1)", "0% (0/1)"]);
     expect(md.indexOf("**`deletion`**")).toBeLessThan(md.indexOf("**`secrets`**"));
-    const [, deletion, secrets, full] = tablesOf(renderGfm(md));
     expect(deletion!.find((r) => r[0] === "g")!.slice(0, 3)).toEqual(["g", "0 / 1", "100% [21–100]"]);
     expect(secrets!.find((r) => r[0] === "g")!.slice(0, 3)).toEqual(["g", "1 / 1", "0% [0–79]"]);
     expect(full!.slice(1).map((r) => r.slice(0, 2))).toEqual(rows.map((r) => [r.gate, `${r.approver} (${r.approver_role ?? "realistic"})`]));
     expect(full![0]!.length).toBeGreaterThanOrEqual(18);
-    expect(md.slice(md.indexOf("<details>"))).toContain("| `none` | `- (none)` |");
+    expect(md.slice(md.indexOf("<details><summary>All gates"))).toContain("| `none` | `- (none)` |");
   });
 });
