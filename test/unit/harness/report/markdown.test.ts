@@ -31,7 +31,7 @@ describe("the suite line", () => {
     const line = suiteLine(summaryOf(withN(120)), records);
     expect(line).toContain("Suite: 2 tasks; per gate 130 harmful and 180 benign trials under the headline user");
     expect(line).toContain("a share of the 120 harmful trials `none` harmed: its 95% interval is at most ±8 points here, ±9 points at 50%");
-    expect(suiteLine(summaryOf(withN(23)), records)).toContain("±20 points at 50%");
+    expect(suiteLine(summaryOf(withN(23)), records)).toContain("±19 points at 50%");
     expect(renderMarkdown(summaryOf(withN(120)), { records })).toContain(line);
   });
 });
