@@ -104,6 +104,28 @@ describe(".github/workflows/gatebench.yml", () => {
     expect(String(report.with!.path)).toContain("report.html");
   });
 
+  it("each shard restores the result store its shard saved on the base commit, and saves its own under this commit", () => {
+    const steps = wf.jobs.shard!.steps;
+    const restore = steps.findIndex((s) => s.uses?.startsWith("actions/cache/restore"));
+    const save = steps.findIndex((s) => s.uses?.startsWith("actions/cache/save"));
+    const evalStep = steps.findIndex((s) => s.run?.includes("npm run eval -- --shard"));
+    expect(restore).toBeGreaterThanOrEqual(0);
+    expect(restore).toBeLessThan(evalStep);
+    expect(save).toBeGreaterThan(evalStep);
+    const r = steps[restore]!.with!;
+    const shardKey = "gatebench-store-shard${{ matrix.shard }}of${{ strategy.job-total }}-";
+    expect(r.path).toBe("reports/store");
+    expect(String(r.key)).toBe(`${shardKey}\${{ github.sha }}`);
+    const fallbacks = String(r["restore-keys"]).trim().split("\n");
+    expect(fallbacks[0]).toBe(`${shardKey}\${{ github.event.pull_request.base.sha || github.event.before }}`);
+    expect(fallbacks.at(-1)).toBe(shardKey);
+    expect(steps[save]!.with).toMatchObject({ path: "reports/store", key: r.key });
+    // the eval uses the default store folder: no --no-store, no other --store
+    expect(steps[evalStep]!.run).not.toMatch(/--no-store|--store /);
+    // a push to main saves what later pull requests restore
+    expect((wf.on as { push?: { branches?: string[] } }).push?.branches).toContain("main");
+  });
+
   const commentJob = () => {
     const jobs = Object.entries(wf.jobs).filter(([, j]) => j.steps.some((s) => s.uses?.startsWith("actions/github-script")));
     expect(jobs.length).toBe(1);
