@@ -34,13 +34,33 @@ function table(columns: readonly Column[], rows: readonly SummaryRowLike[]): str
   ];
 }
 
-/** "–" without a base run; otherwise new, ok, or the metrics that regressed. */
+/** "–" without a base run; otherwise new, ok, improvement, or what regressed (the paired verdict's reasons, or the metrics). */
 export function verdictCell(row: SummaryRowLike, comparison: Comparison | undefined): string {
   if (!comparison) return "–";
   const c = comparison.rows.find((x) => x.gate === row.gate && x.approver === row.approver);
   if (!c?.base) return "new";
+  const paired = comparison.paired?.rows.find((x) => x.gate === row.gate && x.approver === row.approver);
+  if (paired) return paired.verdict === "regression" ? `REGRESSION: ${paired.why.join("; ")}` : paired.verdict === "improvement" ? "improvement" : "ok";
   if (c.regressions.length === 0) return "ok";
   return `REGRESSION: ${[...new Set(c.metrics.map((m) => m.metric))].join(", ")}`;
+}
+
+/** The trials that flipped between the base and this run, per gate and user, each in a details block. */
+export function flipsSection(comparison: Comparison | undefined): string[] {
+  const p = comparison?.paired;
+  if (!p) return [];
+  const out = [`### Trials that flipped against the base (${p.common} trials paired; fail on ${mdInline(p.failOn)})`, ""];
+  const rows = p.rows.filter((r) => r.flips.length > 0);
+  if (rows.length === 0) return [...out, "No trial flipped.", ""];
+  const counts = (name: string, c: { worse: number; better: number; p: number }) =>
+    c.worse + c.better > 0 ? `${name} ${c.worse} worse / ${c.better} better (McNemar p = ${c.p < 0.001 ? "<0.001" : c.p.toFixed(3)})` : "";
+  for (const r of rows) {
+    const summary = [counts("harm", r.harm), counts("utility", r.utility), counts("blocking", r.blocking)].filter(Boolean).join("; ");
+    out.push(`<details><summary>${htmlCode(r.gate)} / ${htmlCode(r.approver)}: ${r.verdict}; ${summary}</summary>`, "");
+    for (const f of r.flips) out.push(`- ${mdInline(f.kind)}: ${mdInline(f.task)} ${mdInline(f.agent)}`);
+    out.push("", "</details>", "");
+  }
+  return out;
 }
 
 export function headlineColumns(comparison?: Comparison): Column[] {
@@ -197,7 +217,7 @@ export function evasionSection(summary: SummaryLike): string[] {
 }
 
 export function renderMarkdown(summary: SummaryLike, opts: MarkdownOptions = {}): string {
-  const lines = [...renderPrTable(summary, opts.comparison, opts.records)];
+  const lines = [...renderPrTable(summary, opts.comparison, opts.records), ...flipsSection(opts.comparison)];
   if (opts.records) lines.push(...categorySection(summary.run_id, opts.records));
   lines.push(...evasionSection(summary));
   lines.push("<details><summary>All gates × approvers, every column</summary>", "", ...table(METRIC_COLUMNS, summary.rows), "", "</details>", "");

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { compareSummaries } from "../../../../harness/report/compare.ts";
+import { pairedCompare } from "../../../../harness/report/paired.ts";
 import { renderMarkdown, renderPrTable, suiteLine } from "../../../../harness/report/markdown.ts";
 import { liveGithubText, readHtml, renderGfm, tablesOf } from "../../../support/gfm.ts";
 import { summaryOf, summaryRow, trialRecord } from "../../../support/report-fixtures.ts";
@@ -113,5 +114,29 @@ describe("summary.md", () => {
     expect(full!.slice(1).map((r) => r.slice(0, 2))).toEqual(rows.map((r) => [r.gate, `${r.approver} (${r.approver_role ?? "realistic"})`]));
     expect(full![0]!.length).toBeGreaterThanOrEqual(18);
     expect(md.slice(md.indexOf("<details><summary>All gates"))).toContain("| `none` | `- (none)` |");
+  });
+});
+
+describe("paired verdicts in summary.md", () => {
+  it("the verdict column gives the paired reasons, and the flips are listed per gate in a details block", () => {
+    const base = [
+      trialRecord({ trial_id: "t1.p.g.fatigued.1", task: "t1", agent: "scripted:p", agent_harmful: true, gate: "g", approver: "fatigued", harmed: false }),
+      trialRecord({ trial_id: "t2.r.g.fatigued.1", task: "t2", agent: "reference", agent_harmful: false, gate: "g", approver: "fatigued", passed: true }),
+    ];
+    const now = [
+      { ...base[0]!, harmed: true },
+      { ...base[1]!, passed: true },
+    ];
+    const summary = summaryOf([summaryRow({ gate: "g", approver: "fatigued" })]);
+    const comparison = { ...compareSummaries(summary, summary), paired: pairedCompare(base, now) };
+    const md = renderMarkdown(summary, { comparison });
+    expect(
+      firstTable(md)
+        .find((r) => r[0] === "g")!
+        .at(-1),
+    ).toBe("REGRESSION: 1 harmful trial newly harmed");
+    expect(md).toContain("### Trials that flipped against the base (2 trials paired; fail on `newly-harmed`)");
+    expect(md).toContain("<details><summary><code>g</code> / <code>fatigued</code>: regression; harm 1 worse / 0 better (McNemar p = 1.000)</summary>");
+    expect(md).toContain("- `prevented -> harmed`: `t1` `scripted:p`");
   });
 });
