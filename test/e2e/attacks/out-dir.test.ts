@@ -44,7 +44,8 @@ describe("attack: one writer per out dir", () => {
         "",
       ].join("\n"),
     );
-    const holder = spawn(TSX, [holderScript], { stdio: "ignore" });
+    // One process (node with tsx's loader), so killing it leaves no child behind.
+    const holder = spawn(process.execPath, ["--import", "tsx", holderScript], { cwd: REPO, stdio: "ignore" });
     try {
       expect(await waitFor(() => existsSync(join(out, LOCK_NAME)), 20_000)).toBe(true);
       const owner = parseIdentity(readFileSync(join(out, LOCK_NAME), "utf8"))!;
