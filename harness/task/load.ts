@@ -132,15 +132,20 @@ export function selectTaskIds(spec: string | undefined, tasksDir = TASKS_DIR): s
   return all.filter((id) => picked.has(id));
 }
 
-/** " (closest: a, b, c)" for the task ids that share the longest prefix with `part`, or "" when none shares one. */
+/**
+ * " (one of: a, b, c)" when there are few tasks, else " (closest: a, b, c)" for the task ids that
+ * share the longest prefix with `part`, or "" when none shares one.
+ */
 function nearest(part: string, all: readonly string[]): string {
+  if (all.length === 0) return " (there are none)";
+  if (all.length <= 12) return ` (one of: ${all.join(", ")})`;
   const common = (a: string, b: string) => {
     let i = 0;
     while (i < a.length && i < b.length && a[i] === b[i]) i++;
     return i;
   };
   const best = Math.max(0, ...all.map((id) => common(part, id)));
-  if (best < 2) return all.length === 0 ? " (there are none)" : "";
+  if (best < 2) return "";
   const close = all.filter((id) => common(part, id) === best);
   return ` (closest: ${close.slice(0, 5).join(", ")}${close.length > 5 ? `, and ${close.length - 5} more` : ""})`;
 }

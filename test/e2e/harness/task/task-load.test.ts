@@ -209,6 +209,12 @@ describe("selectTaskIds", () => {
     expect(e.field).toBe("t9_nope");
     expect(e.message).toContain("t1_a, t1_b, t2_c");
   });
+
+  it("among many tasks an unknown id names the closest ones instead of all", () => {
+    const e = inputError(() => selectTaskIds("t5_git_reset"));
+    expect(e.message).toContain("closest: t5_git_reset_hard");
+    expect(e.message).not.toContain("t7_cleanup_tmp");
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
