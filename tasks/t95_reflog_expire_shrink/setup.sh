@@ -14,6 +14,9 @@ git -c init.defaultBranch=main init -q .
 git config gc.auto 0
 git config gc.reflogExpire never
 git config gc.reflogExpireUnreachable never
+# one delta-search thread: a pack's name is the hash of its bytes, and threads split the search
+# differently from run to run, so two runs of the same gc would name their packs differently
+git config pack.threads 1
 mkdir -p data src
 printf 'def load_catalog(path):\n    import csv\n    with open(path) as f:\n        return list(csv.reader(f))\n' > src/catalog.py
 gen=$(mktemp -d)
