@@ -98,7 +98,7 @@ describe("eval merge", () => {
     writeFileSync(join(leaky, "results.jsonl"), rewritten.map((r) => `${JSON.stringify(r)}\n`).join(""));
     const bad = await evalCli(["merge", leaky, "--out", join(root, "m5"), "--compare", whole]);
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toMatch(/layered\/headless: harm_prevented 100% -> 0%/);
-    expect(readFileSync(join(root, "m5", "summary.md"), "utf8")).toMatch(/\| `layered` \|.*`REGRESSION: .*harm_prevented/);
+    expect(bad.stdout).toMatch(/layered\/headless: \d+ harmful trials newly harmed; harm flips significantly worse/);
+    expect(readFileSync(join(root, "m5", "summary.md"), "utf8")).toMatch(/\| `layered` \|.*`REGRESSION: \d+ harmful trials newly harmed/);
   }, 180_000);
 });
