@@ -18,7 +18,7 @@ export type GateFactory = (options: Record<string, unknown>, where: string) => G
 
 /**
  * The modules each layer's code starts from (with the sandboxed extension worker, which is run,
- * not imported): a trial's fingerprint hashes everything they import (harness/runner/fingerprint.ts).
+ * not imported): a trial's fingerprint hashes everything they import (harness/run/matrix/fingerprint.ts).
  * `project-trust` is the code behind a configuration's `project_trust`.
  */
 const EXTENSION_WORKER = ["./pi-extension/sandbox/serve.ts", "./pi-extension/sandbox/transpile.ts"];

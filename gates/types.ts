@@ -132,7 +132,7 @@ export interface GateContext {
 /**
  * What a gate's decisions depend on besides its own code: host files it runs or loads (a hook
  * script, a Pi extension; a JavaScript or TypeScript file stands for every file it imports) and
- * npm packages it runs (by name). A trial's fingerprint hashes them (harness/runner/fingerprint.ts).
+ * npm packages it runs (by name). A trial's fingerprint hashes them (harness/run/matrix/fingerprint.ts).
  */
 export interface GateSources {
   files: readonly string[];

@@ -1,7 +1,7 @@
 /**
  * Code that runs inside a sandbox, compiled once into single files with plain node's formats
  * (esbuild): the sandboxed extension worker (gates/pi-extension/sandbox/bundle.ts) and the
- * in-sandbox helper and measurer (harness/world/helper-bundle.ts). A sandbox cannot load the
+ * in-sandbox helper and measurer (harness/sandbox/world/helper-bundle.ts). A sandbox cannot load the
  * repository's TypeScript without a transpiler in every process, and one file starts faster than
  * many.
  *

@@ -2,7 +2,7 @@
  * The OS profile a trial's tools run under, as a gate configuration asks for it. `default` is the
  * ordinary bubblewrap world; `strict` makes home read-only except a few paths and masks secrets.
  * Built here without touching the file system; the world resolves it against a trial's
- * directories right before its sandbox starts (harness/world/strict-profile.ts).
+ * directories right before its sandbox starts (harness/sandbox/world/strict-profile.ts).
  */
 import path from "node:path";
 import { HOME, SANDBOX_TMP, WORKSPACE } from "./sandbox-paths.ts";

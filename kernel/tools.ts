@@ -1,6 +1,6 @@
 /**
  * The agent's tool names and the permission level each one runs under: one table that the tool
- * definitions (harness/tools) and the permission-levels gate both read.
+ * definitions (harness/model/tools) and the permission-levels gate both read.
  */
 
 export type ToolName = "read" | "write" | "edit" | "bash" | "ls" | "find" | "grep" | "delete";

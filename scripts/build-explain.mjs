@@ -1,5 +1,5 @@
 /**
- * Compiles `explain` (harness/cli/explain.ts and what it imports from this repository) into
+ * Compiles `explain` (harness/apps/cli/explain.ts and what it imports from this repository) into
  * one ES module, dist/explain.mjs, so a call starts with plain node instead of npm + tsx. Each module's `import.meta.url` is rewritten to its
  * source file's URL relative to the bundle, so paths such as gates/configs/ and the world's
  * helper resolve as they do from the sources. Run by `npm run build:explain` and by
@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const OUT = path.join(ROOT, "dist", "explain.mjs");
-const ENTRY = path.join(ROOT, "harness", "cli", "explain.ts");
+const ENTRY = path.join(ROOT, "harness", "apps", "cli", "explain.ts");
 
 const importMetaUrl = {
   name: "import-meta-url-of-source",
@@ -84,7 +84,7 @@ export async function buildExplain() {
     // Bundled CommonJS packages require node built-ins: give the module a real `require`.
     banner: {
       js: [
-        "// Built by scripts/build-explain.mjs from harness/cli/explain.ts; do not edit.",
+        "// Built by scripts/build-explain.mjs from harness/apps/cli/explain.ts; do not edit.",
         'import { createRequire as __gbRequire } from "node:module";',
         "const require = __gbRequire(import.meta.url);",
       ].join("\n"),

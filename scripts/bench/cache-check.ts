@@ -3,7 +3,7 @@
  * trial in its own world) are compared with those of a cached run field by field, as
  * `npm run compare-records` does (timings and the run id aside).
  */
-import type { TrialRecord } from "../../harness/runner/record.ts";
+import type { TrialRecord } from "../../harness/model/record/record.ts";
 import { compareRuns } from "../compare-records.ts";
 
 export interface CacheComparison {

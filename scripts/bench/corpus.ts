@@ -1,6 +1,6 @@
 /** `explain --corpus` over the shipped incident corpus: recall, pass rate and decisions per second of gate time, per in-process gate. */
 import { loadGateConfig } from "../../gates/config.ts";
-import { readCorpus, runCorpus } from "../../harness/explain/corpus.ts";
+import { readCorpus, runCorpus } from "../../harness/apps/explain/corpus.ts";
 
 export const CORPUS_FILE = "corpora/incidents.yaml";
 const GATES = ["pi-permission-gate", "path-policy", "shell-ast", "layered", "permission-levels", "risk-classifier", "pi-protected-paths"];

@@ -4,7 +4,7 @@
  * overhead is measured against it. Samples can be taken in rounds (before and after the trials
  * they are compared with, so a change of machine load between the two weighs on both).
  */
-import { createWorld } from "../../harness/world/world.ts";
+import { createWorld } from "../../harness/sandbox/world/world.ts";
 import { median } from "./stats.ts";
 
 export interface FloorSample {

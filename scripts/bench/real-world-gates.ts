@@ -7,7 +7,7 @@
 import { loadGateConfig } from "../../gates/config.ts";
 import { decideStack } from "../../gates/stack.ts";
 import type { GateContext, ProposedCall } from "../../gates/types.ts";
-import { createWorld } from "../../harness/world/world.ts";
+import { createWorld } from "../../harness/sandbox/world/world.ts";
 import { buildStrictProfile } from "../../kernel/sandbox-profile.ts";
 import { median, ratio, round } from "./stats.ts";
 

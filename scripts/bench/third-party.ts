@@ -14,7 +14,7 @@ import { execa } from "execa";
 import { makeClaudeHookGate } from "../../gates/third-party/claude-hook/gate.ts";
 import { REPO_ROOT } from "../../gates/third-party/claude-hook/command.ts";
 import type { Gate, GateContext } from "../../gates/types.ts";
-import { createWorld } from "../../harness/world/world.ts";
+import { createWorld } from "../../harness/sandbox/world/world.ts";
 import { median } from "./stats.ts";
 
 async function time(samples: number, f: () => unknown): Promise<number> {

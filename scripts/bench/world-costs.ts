@@ -1,7 +1,7 @@
 /** What the sandbox costs on this machine: world start, a helper round trip, a one-shot bwrap. */
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { createWorld } from "../../harness/world/world.ts";
+import { createWorld } from "../../harness/sandbox/world/world.ts";
 import { median } from "./stats.ts";
 
 export interface WorldCosts {

@@ -6,7 +6,7 @@
 import { accessSync, constants, mkdtempSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createWorld } from "../../harness/world/world.ts";
+import { createWorld } from "../../harness/sandbox/world/world.ts";
 import { median } from "./stats.ts";
 
 const TMPFS_MAGIC = 0x01021994;

@@ -1,5 +1,5 @@
 /** Hand-made confirmation requests for approver tests. */
-import type { ApprovalRequest } from "../../harness/approvers/types.ts";
+import type { ApprovalRequest } from "../../harness/trial/approvers/types.ts";
 
 let seq = 0;
 export function request(over: Partial<ApprovalRequest> = {}): ApprovalRequest {

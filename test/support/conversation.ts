@@ -4,10 +4,10 @@
  * JSON), and the agent's tools with their real schemas.
  */
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "@mariozechner/pi-ai";
-import { toolErrorJson } from "../../harness/agent/tool-error.ts";
-import type { LoopTool } from "../../harness/agent/drivers/trajectory.ts";
-import { bashSchema, deleteSchema, editSchema, writeSchema } from "../../harness/tools/definitions.ts";
-import { prepareEditArguments } from "../../harness/tools/index.ts";
+import { toolErrorJson } from "../../harness/trial/agent/tool-error.ts";
+import type { LoopTool } from "../../harness/trial/agent/drivers/trajectory.ts";
+import { bashSchema, deleteSchema, editSchema, writeSchema } from "../../harness/model/tools/definitions.ts";
+import { prepareEditArguments } from "../../harness/model/tools/index.ts";
 
 export const TOOLS: LoopTool[] = [
   { name: "bash", description: "bash", parameters: bashSchema },

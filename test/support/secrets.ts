@@ -158,7 +158,7 @@ export const plantedSecret: fc.Arbitrary<Planted> = fc.tuple(fc.integer({ min: 1
   const name = Object.keys(PROVIDER_KEYS)[j % kinds.length]!;
   const key = kinds[j % kinds.length]!(r);
   // A bare 40-character secret has no prefix to know it by: it is found by its name, or by its entropy
-  // (which misses about 1 in 6,000 random ones; test/unit/harness/redact/shapes.test.ts measures it).
+  // (which misses about 1 in 6,000 random ones; test/unit/harness/text/redact/shapes.test.ts measures it).
   if (name === "aws-secret-access-key") return [key, `[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = ${key}`];
   return [key, KEY_CONTEXTS[i % KEY_CONTEXTS.length]!(key)];
 });

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
-import { loadTask, type LoadedTask } from "../../harness/task/load.ts";
-import type { Step } from "../../harness/task/schema.ts";
+import { loadTask, type LoadedTask } from "../../harness/model/task/load.ts";
+import type { Step } from "../../harness/model/task/schema.ts";
 
 export interface FixtureSpec {
   id: string;

@@ -21,7 +21,7 @@ export interface PreToolUseInput extends ClaudeToolCall {
   tool_use_id: string;
 }
 
-/** A tool path as the tool itself resolves it (the in-sandbox helper's resolveToolPath, harness/world/inside/paths.cjs): @ stripped, ~ expanded, relative to /workspace. */
+/** A tool path as the tool itself resolves it (the in-sandbox helper's resolveToolPath, harness/sandbox/world/inside/paths.cjs): @ stripped, ~ expanded, relative to /workspace. */
 export function absoluteSandboxPath(p: unknown): string {
   let s = typeof p === "string" && p !== "" ? p : ".";
   if (s.startsWith("@")) s = s.slice(1);

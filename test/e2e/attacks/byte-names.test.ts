@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../gates/config.ts";
 import { encodeName, displayName } from "../../../kernel/fs-names.ts";
-import { RunOutput } from "../../../harness/runner/output.ts";
-import { runTrial, type TrialResult } from "../../../harness/runner/trial.ts";
-import type { Step } from "../../../harness/task/schema.ts";
+import { RunOutput } from "../../../harness/run/output/output.ts";
+import { runTrial, type TrialResult } from "../../../harness/trial/trial.ts";
+import type { Step } from "../../../harness/model/task/schema.ts";
 import { writeTaskFixture } from "../../support/task-fixture.ts";
 
 const CAFE = "/home/user/caf\udce9.txt";

@@ -1,5 +1,5 @@
 /**
- * Deep trees (kernel/fs-names.ts onPath, harness/world/deep-copy.ts, harness/process/remove-tree.ts):
+ * Deep trees (kernel/fs-names.ts onPath, harness/sandbox/world/deep-copy.ts, harness/sandbox/process/remove-tree.ts):
  * an agent that deletes a file and then builds 30 nested folders of 200-byte names (paths of
  * about 6,000 bytes, past PATH_MAX) gets its harm recorded like any other, its world measured,
  * copied for the hidden test and removed; a run killed with such worlds on disk leaves nothing
@@ -28,19 +28,19 @@ os.write(f, b'bottom')
 "`;
 
 let mods: {
-  runTrial: typeof import("../../../harness/runner/trial.ts").runTrial;
+  runTrial: typeof import("../../../harness/trial/trial.ts").runTrial;
   loadGateConfig: typeof import("../../../gates/config.ts").loadGateConfig;
   writeTaskFixture: typeof import("../../support/task-fixture.ts").writeTaskFixture;
-  sweepStaleWorlds: typeof import("../../../harness/process/ownership.ts").sweepStaleWorlds;
+  sweepStaleWorlds: typeof import("../../../harness/sandbox/process/ownership.ts").sweepStaleWorlds;
   OWNER_MARKER: string;
 };
 
 beforeAll(async () => {
   const [trial, config, fixture, ownership] = await Promise.all([
-    import("../../../harness/runner/trial.ts"),
+    import("../../../harness/trial/trial.ts"),
     import("../../../gates/config.ts"),
     import("../../support/task-fixture.ts"),
-    import("../../../harness/process/ownership.ts"),
+    import("../../../harness/sandbox/process/ownership.ts"),
   ]);
   mods = {
     runTrial: trial.runTrial,

@@ -1,5 +1,5 @@
 /**
- * Git history is the user's data (harness/effects/wrongful.ts, "lost git history"): commits,
+ * Git history is the user's data (harness/model/effects/wrongful.ts, "lost git history"): commits,
  * branches, stashes and reflog entries that existed after setup and that nothing reaches at the
  * end are lost, whatever `authorized` says about the files under `.git`. The trick from
  * t5_git_reset_hard: take the old config.ini out of history, then destroy .git and make a new one.
@@ -7,10 +7,10 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../gates/config.ts";
-import type { ApproverName } from "../../../harness/approvers/types.ts";
-import { runTrial, type TrialResult } from "../../../harness/runner/trial.ts";
-import { loadTask, type LoadedTask } from "../../../harness/task/load.ts";
-import type { Step } from "../../../harness/task/schema.ts";
+import type { ApproverName } from "../../../harness/trial/approvers/types.ts";
+import { runTrial, type TrialResult } from "../../../harness/trial/trial.ts";
+import { loadTask, type LoadedTask } from "../../../harness/model/task/load.ts";
+import type { Step } from "../../../harness/model/task/schema.ts";
 import { writeTaskFixture } from "../../support/task-fixture.ts";
 
 const T5 = path.join(import.meta.dirname, "../../../tasks/t5_git_reset_hard");

@@ -1,6 +1,6 @@
 /**
  * The hidden test runs in a world the agent cannot have prepared code for: a fresh sandbox over
- * a copy of the final world with git's config-driven programs disabled (harness/world/hidden-test.ts),
+ * a copy of the final world with git's config-driven programs disabled (harness/sandbox/world/hidden-test.ts),
  * and a tamper check of the world around it.
  */
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../gates/config.ts";
-import { runTrial } from "../../../harness/runner/trial.ts";
-import { createWorld, escalatedView } from "../../../harness/world/world.ts";
+import { runTrial } from "../../../harness/trial/trial.ts";
+import { createWorld, escalatedView } from "../../../harness/sandbox/world/world.ts";
 import { writeTaskFixture } from "../../support/task-fixture.ts";
 
 const dirs: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * Every sandbox runs as an unprivileged host user (harness/world/identity.ts): a root-only host
+ * Every sandbox runs as an unprivileged host user (harness/sandbox/world/identity.ts): a root-only host
  * file (mode 0600) stays unreadable from setup.sh, the agent's read tool and bash, and the
  * world's files belong to that user, not to root.
  */
@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorld, type TrialWorld } from "../../../harness/world/world.ts";
+import { createWorld, type TrialWorld } from "../../../harness/sandbox/world/world.ts";
 
 const SECRET = `canary-${randomBytes(8).toString("hex")}`;
 const CANARY = `/etc/gatebench-canary-${randomBytes(6).toString("hex")}`;

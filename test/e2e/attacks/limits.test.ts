@@ -1,12 +1,12 @@
 /**
- * World resource limits (harness/world/limits.ts): a 1 GiB allocation, a fork storm, a huge file
+ * World resource limits (harness/sandbox/world/limits.ts): a 1 GiB allocation, a fork storm, a huge file
  * and a disk filler are each bounded, end their call with `limit_exceeded`, and the world (and
  * the trial) goes on.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../gates/config.ts";
-import { runTrial } from "../../../harness/runner/trial.ts";
-import { createWorld, type TrialWorld } from "../../../harness/world/world.ts";
+import { runTrial } from "../../../harness/trial/trial.ts";
+import { createWorld, type TrialWorld } from "../../../harness/sandbox/world/world.ts";
 import { writeTaskFixture } from "../../support/task-fixture.ts";
 
 let world: TrialWorld;

@@ -26,7 +26,7 @@ const HOSTILE_GATE = "[x](https://evil.example/s) ![p](https://evil.example/p.pn
 
 function evalRun(args: string[]): { out: string; status: number | null; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), "gb-attack-md-"));
-  const r = spawnSync(TSX, ["harness/cli/eval.ts", ...args, "--out", dir], { cwd: REPO, encoding: "utf8", timeout: 170_000 });
+  const r = spawnSync(TSX, ["harness/apps/cli/eval.ts", ...args, "--out", dir], { cwd: REPO, encoding: "utf8", timeout: 170_000 });
   return { out: `${r.stdout}${r.stderr}`, status: r.status, dir };
 }
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildStrictProfile } from "../../../kernel/sandbox-profile.ts";
-import { createWorld, escalatedView } from "../../../harness/world/world.ts";
+import { createWorld, escalatedView } from "../../../harness/sandbox/world/world.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gatebench-masked-measure-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 /**
- * The measurer is out of the agent's reach (harness/world/world.ts, buildMeasurerArgs): personas
+ * The measurer is out of the agent's reach (harness/sandbox/world/world.ts, buildMeasurerArgs): personas
  * that silence the in-sandbox tool helper and answer the harness in its place with a snapshot
  * taken before the damage (pidfd_getfd, ptrace), or that simply stop it, are still recorded as
  * harm, and as a miss on the call that did the damage.
@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../gates/config.ts";
-import { runTrial, type TrialResult } from "../../../harness/runner/trial.ts";
-import type { Step } from "../../../harness/task/schema.ts";
+import { runTrial, type TrialResult } from "../../../harness/trial/trial.ts";
+import type { Step } from "../../../harness/model/task/schema.ts";
 import { writeTaskFixture } from "../../support/task-fixture.ts";
 
 const FORGER = readFileSync(join(import.meta.dirname, "forger.py"), "utf-8");

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LOCK_NAME, parseIdentity } from "../../../harness/process/ownership.ts";
+import { LOCK_NAME, parseIdentity } from "../../../harness/sandbox/process/ownership.ts";
 
 const REPO = resolve(import.meta.dirname, "../../..");
 const TSX = join(REPO, "node_modules/.bin/tsx");
@@ -38,7 +38,7 @@ describe("attack: one writer per out dir", () => {
     writeFileSync(
       holderScript,
       [
-        `import { RunOutput } from ${JSON.stringify(join(REPO, "harness/runner/output.ts"))};`,
+        `import { RunOutput } from ${JSON.stringify(join(REPO, "harness/run/output/output.ts"))};`,
         `new RunOutput(${JSON.stringify(out)});`,
         "setInterval(() => {}, 1000);",
         "",
@@ -49,7 +49,7 @@ describe("attack: one writer per out dir", () => {
     try {
       expect(await waitFor(() => existsSync(join(out, LOCK_NAME)), 20_000)).toBe(true);
       const owner = parseIdentity(readFileSync(join(out, LOCK_NAME), "utf8"))!;
-      const second = spawnSync(TSX, ["harness/cli/eval.ts", "--out", out, "--tasks", "t7_cleanup_tmp", "--gates", "none", "--agents", "nop"], {
+      const second = spawnSync(TSX, ["harness/apps/cli/eval.ts", "--out", out, "--tasks", "t7_cleanup_tmp", "--gates", "none", "--agents", "nop"], {
         cwd: REPO,
         encoding: "utf8",
         timeout: 60_000,

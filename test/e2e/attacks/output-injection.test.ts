@@ -50,12 +50,12 @@ function noisyTasks(): string {
 describe("attack: escape sequences in what gatebench prints", () => {
   it("validate: a setup's and a hidden test's escape sequences reach the terminal written out", () => {
     const tasks = noisyTasks();
-    const r = cli("harness/cli/validate.ts", ["--tasks-dir", tasks]);
+    const r = cli("harness/apps/cli/validate.ts", ["--tasks-dir", tasks]);
     expect(r.status, r.out).toBe(1);
     expect(hiddenIn(r.out)).toEqual([]);
     expect(r.out).toContain("\\u001b]52;c;cm0gLXJmIH4=\\u0007");
     // --json: the bytes carry no control character, and the document still holds the output exactly
-    const json = cli("harness/cli/validate.ts", ["--tasks-dir", tasks, "--json"]);
+    const json = cli("harness/apps/cli/validate.ts", ["--tasks-dir", tasks, "--json"]);
     expect(json.status, json.out).toBe(1);
     expect(hiddenIn(json.out)).toEqual([]);
     const details = JSON.stringify(JSON.parse(json.stdout));
@@ -66,7 +66,7 @@ describe("attack: escape sequences in what gatebench prints", () => {
     const out = mkdtempSync(join(tmpdir(), "gb-attack-output-run-"));
     // a gate name is one line (`claude-hook:(.+)`): no carriage return in it
     const gate = `claude-hook:/bin/true ${SEQUENCES.replace(/[\r ]/g, "_")}`;
-    const r = cli("harness/cli/eval.ts", [
+    const r = cli("harness/apps/cli/eval.ts", [
       "--tasks",
       "t24_benign_delete_build",
       "--agents",
@@ -90,7 +90,7 @@ describe("attack: escape sequences in what gatebench prints", () => {
 
   it("eval --tasks-dir: setup errors, commands and hidden-test output reach the progress lines, the table and both reports written out", () => {
     const out = mkdtempSync(join(tmpdir(), "gb-attack-output-run-"));
-    const r = cli("harness/cli/eval.ts", ["--tasks-dir", noisyTasks(), "--agents", "reference", "--gates", "none", "--out", out]);
+    const r = cli("harness/apps/cli/eval.ts", ["--tasks-dir", noisyTasks(), "--agents", "reference", "--gates", "none", "--out", out]);
     expect(r.status, r.out).toBe(0);
     // the setup failure was printed (plain progress: one line per harness error) and nothing hidden with it
     expect(r.out).toMatch(/harness error: noisy_setup .*\\u001b\]52;c;cm0gLXJmIH4=\\u0007/);
@@ -103,11 +103,11 @@ describe("attack: escape sequences in what gatebench prints", () => {
 
   it("explain: a command's escape sequences are written out; --json still gives the command exactly", () => {
     const command = `echo '${SEQUENCES}' && rm -rf /tmp/cache`;
-    const text = cli("harness/cli/explain.ts", ["--gate", "shell-ast", "--bash", command]);
+    const text = cli("harness/apps/cli/explain.ts", ["--gate", "shell-ast", "--bash", command]);
     expect(text.status, text.out).toBe(0);
     expect(hiddenIn(text.out)).toEqual([]);
     expect(text.out).toContain("\\u001b]52;c;cm0gLXJmIH4=\\u0007");
-    const json = cli("harness/cli/explain.ts", ["--gate", "shell-ast", "--json", "--bash", command]);
+    const json = cli("harness/apps/cli/explain.ts", ["--gate", "shell-ast", "--json", "--bash", command]);
     expect(json.status, json.out).toBe(0);
     expect(hiddenIn(json.out)).toEqual([]);
     const parsed = JSON.parse(json.stdout) as { commands: { argv: string[] }[] };

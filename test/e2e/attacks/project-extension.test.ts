@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../gates/config.ts";
-import { runTrial } from "../../../harness/runner/trial.ts";
+import { runTrial } from "../../../harness/trial/trial.ts";
 import { writeTaskFixture } from "../../support/task-fixture.ts";
 
 const host = mkdtempSync(join(tmpdir(), "gb-attack-ext-"));

@@ -14,13 +14,13 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../gates/config.ts";
-import { releaseDirLock } from "../../../harness/process/ownership.ts";
-import { publishRun } from "../../../harness/report/publish.ts";
-import { parseAgentSelectors } from "../../../harness/runner/agents.ts";
-import { planTrials, runMatrix } from "../../../harness/runner/matrix.ts";
-import { RunOutput } from "../../../harness/runner/output.ts";
-import type { TrialRecord } from "../../../harness/runner/record.ts";
-import { loadTasks, TASKS_DIR } from "../../../harness/task/load.ts";
+import { releaseDirLock } from "../../../harness/sandbox/process/ownership.ts";
+import { publishRun } from "../../../harness/run/report/publish.ts";
+import { parseAgentSelectors } from "../../../harness/run/matrix/agents.ts";
+import { planTrials, runMatrix } from "../../../harness/run/matrix/matrix.ts";
+import { RunOutput } from "../../../harness/run/output/output.ts";
+import type { TrialRecord } from "../../../harness/model/record/record.ts";
+import { loadTasks, TASKS_DIR } from "../../../harness/model/task/load.ts";
 
 const IDS = ["rt-sk-learn-cache", "rt-sk-learn-build"];
 
@@ -123,7 +123,7 @@ describe("attack: ids that look like secrets", () => {
   }, 120_000);
 
   it("validate --json is valid JSON and names both tasks by their ids", async () => {
-    const r = await execa("npx", ["tsx", "harness/cli/validate.ts", "--tasks-dir", tasksDir, "--json"], { reject: false });
+    const r = await execa("npx", ["tsx", "harness/apps/cli/validate.ts", "--tasks-dir", tasksDir, "--json"], { reject: false });
     const results = JSON.parse(r.stdout) as { task: string; valid: boolean }[];
     expect(results.map((x) => x.task).sort()).toEqual([...IDS].sort());
   }, 180_000);

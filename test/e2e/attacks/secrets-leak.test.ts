@@ -12,11 +12,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../gates/config.ts";
-import { renderMarkdown } from "../../../harness/report/markdown.ts";
-import { createProgress } from "../../../harness/report/progress.ts";
-import { summarize } from "../../../harness/report/summary.ts";
-import { runMatrix } from "../../../harness/runner/matrix.ts";
-import { RunOutput } from "../../../harness/runner/output.ts";
+import { renderMarkdown } from "../../../harness/run/report/markdown.ts";
+import { createProgress } from "../../../harness/run/report/progress.ts";
+import { summarize } from "../../../harness/run/report/summary.ts";
+import { runMatrix } from "../../../harness/run/matrix/matrix.ts";
+import { RunOutput } from "../../../harness/run/output/output.ts";
 import { writeTaskFixture } from "../../support/task-fixture.ts";
 
 const S = {

@@ -54,13 +54,13 @@ describe.skipIf(!root)("attack: a checkout the sandbox users cannot reach", () =
   it("eval, validate and explain --task exit 2 before any world, naming the folder, the users and the fix", () => {
     const { closed, copy } = closedCheckout();
     const out = mkdtempSync(join(tmpdir(), "gb-attack-closed-out-"));
-    expectNamed(run(copy, ["harness/cli/eval.ts", "--tasks", "t7_cleanup_tmp", "--gates", "none", "--agents", "nop", "--out", out]), closed);
-    expectNamed(run(copy, ["harness/cli/validate.ts", "--tasks", "t7_cleanup_tmp"]), closed);
-    expectNamed(run(copy, ["harness/cli/explain.ts", "--gate", "none", "--task", "t7_cleanup_tmp", "--bash", "ls"]), closed);
+    expectNamed(run(copy, ["harness/apps/cli/eval.ts", "--tasks", "t7_cleanup_tmp", "--gates", "none", "--agents", "nop", "--out", out]), closed);
+    expectNamed(run(copy, ["harness/apps/cli/validate.ts", "--tasks", "t7_cleanup_tmp"]), closed);
+    expectNamed(run(copy, ["harness/apps/cli/explain.ts", "--gate", "none", "--task", "t7_cleanup_tmp", "--bash", "ls"]), closed);
     // the fix the message names works
     chmodSync(closed, 0o711);
     const fixed = run(copy, [
-      "harness/cli/eval.ts",
+      "harness/apps/cli/eval.ts",
       "--tasks",
       "t7_cleanup_tmp",
       "--gates",
@@ -79,10 +79,10 @@ describe.skipIf(!root)("attack: a checkout the sandbox users cannot reach", () =
     made.push(closed);
     expect(statSync(closed).mode & 0o777).toBe(0o700);
     cpSync(join(REPO, "tasks", "t7_cleanup_tmp"), join(closed, "t7_cleanup_tmp"), { recursive: true });
-    const v = run(REPO, ["harness/cli/validate.ts", "--tasks-dir", closed]);
+    const v = run(REPO, ["harness/apps/cli/validate.ts", "--tasks-dir", closed]);
     expect(v.status, v.out).toBe(0);
     const out = mkdtempSync(join(tmpdir(), "gb-attack-closed-out-"));
-    const e = run(REPO, ["harness/cli/eval.ts", "--tasks-dir", closed, "--gates", "none", "--agents", "reference", "--out", out]);
+    const e = run(REPO, ["harness/apps/cli/eval.ts", "--tasks-dir", closed, "--gates", "none", "--agents", "reference", "--out", out]);
     expect(e.status, e.out).toBe(0);
     expect(e.out).not.toContain("harness error");
     const results = readFileSync(join(out, "results.jsonl"), "utf8")
@@ -90,7 +90,7 @@ describe.skipIf(!root)("attack: a checkout the sandbox users cannot reach", () =
       .split("\n")
       .map((l) => JSON.parse(l) as { outcome: string });
     expect(results.map((r) => r.outcome)).toEqual(["passed"]);
-    const x = run(REPO, ["harness/cli/explain.ts", "--gate", "none", "--tasks-dir", closed, "--task", "t7_cleanup_tmp", "--bash", "ls /tmp"]);
+    const x = run(REPO, ["harness/apps/cli/explain.ts", "--gate", "none", "--tasks-dir", closed, "--task", "t7_cleanup_tmp", "--bash", "ls /tmp"]);
     expect(x.status, x.out).toBe(0);
     expect(x.out).toContain("world:    task t7_cleanup_tmp");
   });

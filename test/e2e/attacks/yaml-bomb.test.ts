@@ -57,7 +57,7 @@ function bombTasks(): string {
 describe("attack: YAML alias bombs", () => {
   it("validate --tasks-dir: each bomb is a load error naming its file and the limit; exit 2", () => {
     const parent = bombTasks();
-    const r = cli("harness/cli/validate.ts", ["--tasks-dir", parent]);
+    const r = cli("harness/apps/cli/validate.ts", ["--tasks-dir", parent]);
     expect(r.status, r.out).toBe(2);
     for (const f of ["b_task/task.yaml", "c_persona/personas/careless.yaml", "d_reference/reference.yaml"]) {
       const line = r.out.split("\n").find((l) => l.includes(f));
@@ -66,7 +66,7 @@ describe("attack: YAML alias bombs", () => {
     // the table wraps its cells: read the text with the borders and line breaks taken out
     const flat = r.out.replace(/[│\s]+/g, " ");
     expect(flat.split(LIMIT).length - 1).toBeGreaterThanOrEqual(3);
-    const json = cli("harness/cli/validate.ts", ["--tasks-dir", parent, "--json"]);
+    const json = cli("harness/apps/cli/validate.ts", ["--tasks-dir", parent, "--json"]);
     expect(json.status).toBe(2);
     const loads = (JSON.parse(json.stdout) as { task: string; rules: { detail: string }[] }[]).map((t) => [
       t.task,
@@ -82,7 +82,7 @@ describe("attack: YAML alias bombs", () => {
   it("eval --tasks-dir: exit 2 naming the file and the limit, before any trial", () => {
     const parent = bombTasks();
     const out = mkdtempSync(join(tmpdir(), "gb-attack-yaml-out-"));
-    const r = cli("harness/cli/eval.ts", ["--tasks-dir", parent, "--tasks", "b_task", "--agents", "nop", "--gates", "none", "--out", out]);
+    const r = cli("harness/apps/cli/eval.ts", ["--tasks-dir", parent, "--tasks", "b_task", "--agents", "nop", "--gates", "none", "--out", out]);
     expect(r.status, r.out).toBe(2);
     expect(r.out).toContain("b_task/task.yaml");
     expect(r.out).toContain(LIMIT);
@@ -94,11 +94,11 @@ describe("attack: YAML alias bombs", () => {
     writeFileSync(world, `${BOMB.replace(/^tags: .*$/m, "")}files: *l12\n`);
     const corpus = join(dir, "corpus.yaml");
     writeFileSync(corpus, `${BOMB.replace(/^tags: .*$/m, "")}danger: *l12\n`);
-    const w = cli("harness/cli/explain.ts", ["--gate", "none", "--world", world, "--bash", "ls"]);
+    const w = cli("harness/apps/cli/explain.ts", ["--gate", "none", "--world", world, "--bash", "ls"]);
     expect(w.status, w.out).toBe(2);
     expect(w.out).toContain(world);
     expect(w.out).toContain(LIMIT);
-    const c = cli("harness/cli/explain.ts", ["--gate", "none", "--corpus", corpus]);
+    const c = cli("harness/apps/cli/explain.ts", ["--gate", "none", "--corpus", corpus]);
     expect(c.status, c.out).toBe(2);
     expect(c.out).toContain(corpus);
     expect(c.out).toContain(LIMIT);

@@ -11,8 +11,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createSandboxedExtensionsGate, makeSandboxedHostDir, SANDBOX_PROJECT_DIR } from "../../../../gates/pi-extension/sandboxed.ts";
 import { decideStack } from "../../../../gates/stack.ts";
 import type { ConfirmRequest, GateContext, GateProcessOutput, ProposedCall } from "../../../../gates/types.ts";
-import { createGatekeeper } from "../../../../harness/agent/gatekeeper.ts";
-import { ConfirmationBroker } from "../../../../harness/approvers/broker.ts";
+import { createGatekeeper } from "../../../../harness/trial/agent/gatekeeper.ts";
+import { ConfirmationBroker } from "../../../../harness/trial/approvers/broker.ts";
 import { createFakeEnv } from "../../../../scripts/fixtures/fake-env.ts";
 import { runGateProcessOnHost } from "../../../support/host-gate-process.ts";
 

@@ -12,7 +12,7 @@ import { createSandboxedExtensionsGate, makeSandboxedHostDir, SANDBOX_PROJECT_DI
 import { forgetTransforms, prepareTransforms, TRANSFORMED_FILE } from "../../../../gates/pi-extension/transformed.ts";
 import { babelTransform, entryTransformOptions, transformKey } from "../../../../gates/pi-extension/transpile.ts";
 import type { EnvView, GateContext, GateProcessOutput, ProposedCall } from "../../../../gates/types.ts";
-import { createWorld, type TrialWorld } from "../../../../harness/world/world.ts";
+import { createWorld, type TrialWorld } from "../../../../harness/sandbox/world/world.ts";
 
 const BLOCK_ECHO = `export default (pi: any) => pi.on("tool_call", (e: any) => String(e.input.command).includes("echo") ? { block: true, reason: "no echo" } : undefined);\n`;
 const LOAD = `${SANDBOX_PROJECT_DIR}/0/ext.ts`;

@@ -4,7 +4,7 @@
  * directory-level confirmation.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorld, type TrialWorld } from "../../../../harness/world/world.ts";
+import { createWorld, type TrialWorld } from "../../../../harness/sandbox/world/world.ts";
 import type { EnvView } from "../../../../gates/types.ts";
 import { createFakeEnv } from "../../../../scripts/fixtures/fake-env.ts";
 import { explainBash } from "../../../../gates/shell/gate.ts";

@@ -1,7 +1,7 @@
 /** cc-safety-net through the whole pipeline: its hook catches `git reset --hard` on uncommitted work. */
 import { describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../../gates/config.ts";
-import { runTrial } from "../../../../harness/runner/trial.ts";
+import { runTrial } from "../../../../harness/trial/trial.ts";
 import { writeTaskFixture } from "../../../support/task-fixture.ts";
 
 const task = writeTaskFixture({

@@ -1,0 +1,290 @@
+/**
+ * npm run eval -- [--tasks ...] [--tasks-dir DIR] [--gates ...] [--agents ...] [--approvers ...] [--trials N]
+ *                 [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--no-cache] [--json] [--record]
+ * npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--json]
+ */
+import { randomBytes } from "node:crypto";
+import { availableParallelism } from "node:os";
+import { join, resolve } from "node:path";
+import { selectGateConfigs } from "../../../gates/config.ts";
+import { parseApproverNames } from "../../trial/approvers/index.ts";
+import { ESTIMATE_ENCODING, PRICE_REFERENCE } from "../../trial/agent/tokens.ts";
+import { InputError } from "../../../kernel/errors.ts";
+import { describeCache, type CacheStats } from "../../trial/states/world-states.ts";
+import { renderComparison, resolveBase, type BaseRun } from "../../run/report/compare.ts";
+import { FAIL_ON, type FailOn } from "../../run/report/paired.ts";
+import { checkShards, copyTrialFiles, loadShard, mergedMeta, mergeRecords } from "../../run/report/merge.ts";
+import { collectRunMeta } from "../../run/report/metadata.ts";
+import { createProgress } from "../../run/report/progress.ts";
+import { publishRun, type Published } from "../../run/report/publish.ts";
+import { renderTerminalTable } from "../../run/report/render.ts";
+import { Recordings } from "../../trial/agent/drivers/recordings.ts";
+import { checkPersonasExist, parseAgentSelectors } from "../../run/matrix/agents.ts";
+import type { TrialRecord } from "../../model/record/record.ts";
+import { planTrials, runMatrix, type ReuseStats } from "../../run/matrix/matrix.ts";
+import { DEFAULT_STORE_MAX_BYTES, ResultStore } from "../../run/matrix/result-store.ts";
+import { RunOutput } from "../../run/output/output.ts";
+import { sweepStaleWorlds, watchLauncher } from "../../sandbox/process/ownership.ts";
+import { DEFAULT_TRIALS_DIR } from "../../sandbox/world/trial-dir.ts";
+import { listTaskIds, loadTasks, selectTaskIds, TASKS_DIR } from "../../model/task/load.ts";
+import { checkSandboxAccess } from "../../sandbox/world/access.ts";
+import { mutantFamilies } from "../../run/report/robustness.ts";
+import { intFlag, parseCli, run } from "./main.ts";
+import { parseShard } from "./shard.ts";
+import { sayErr, sayJson, sayOut } from "../../text/redact/terminal.ts";
+
+const OPTIONS = {
+  tasks: { type: "string" },
+  "tasks-dir": { type: "string" },
+  gates: { type: "string" },
+  agents: { type: "string" },
+  approvers: { type: "string" },
+  trials: { type: "string" },
+  concurrency: { type: "string" },
+  out: { type: "string" },
+  resume: { type: "boolean" },
+  shard: { type: "string" },
+  compare: { type: "string" },
+  "fail-on": { type: "string" },
+  "no-cache": { type: "boolean" },
+  store: { type: "string" },
+  "no-store": { type: "boolean" },
+  extend: { type: "boolean" },
+  json: { type: "boolean" },
+  record: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Where finished trials are kept by fingerprint unless --store DIR, --no-store or GATEBENCH_STORE (harness/run/matrix/result-store.ts). */
+export const DEFAULT_STORE_DIR = join("reports", "store");
+
+/** The store folder a run uses: --store, else GATEBENCH_STORE (a folder, or "off"), else reports/store; undefined: none. */
+export function storeDir(flag: string | undefined, off: boolean, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (off) return undefined;
+  if (flag !== undefined) return resolve(flag);
+  const fromEnv = env.GATEBENCH_STORE;
+  if (fromEnv === "off") return undefined;
+  return resolve(fromEnv || DEFAULT_STORE_DIR);
+}
+
+const USAGE = `usage: npm run eval -- [--tasks t7_cleanup_tmp,t1_*] [--tasks-dir DIR] [--gates none,pi-permission-gate] [--agents reference,scripted,nop]
+                     [--approvers fatigued,headless,rubber-stamp,oracle-scope] [--trials N] [--concurrency N] [--out DIR]
+                     [--resume [--extend]] [--shard I/N] [--compare <run dir | summary.json | git ref>]
+                     [--fail-on newly-harmed|significant|never] [--no-cache]
+                     [--store DIR | --no-store] [--json]
+                     [--record]   (each real model's trials saved as personas under <out>/recorded/<task>/; one trial at a time)
+       npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--fail-on ...] [--json]
+       npm run eval -- store gc [--store DIR] [--max-mb N] [--older-than-days N]`;
+
+export function newRunId(now = new Date()): string {
+  return `${now.toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-")}-${randomBytes(2).toString("hex")}`;
+}
+
+const MERGE_OPTIONS = {
+  out: { type: "string" },
+  compare: { type: "string" },
+  "fail-on": { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function parseFailOn(v: string | undefined): FailOn {
+  if (v === undefined) return "newly-harmed";
+  if (!(FAIL_ON as readonly string[]).includes(v)) throw new InputError("command line", "--fail-on", `one of ${FAIL_ON.join(", ")}`);
+  return v as FailOn;
+}
+
+/** What publishRun needs of the --compare base. */
+function baseOptions(base: BaseRun | undefined, failOn: FailOn) {
+  return base ? { base: base.summary, ...(base.records ? { baseRecords: base.records } : {}), failOn } : {};
+}
+
+/** The terminal table (or the summary as JSON), the comparison, and the exit code. */
+function finish(published: Published, records: readonly TrialRecord[], wallMs: number, outDir: string, json: boolean): number {
+  const { summary, comparison } = published;
+  const comparisonText = comparison ? renderComparison(comparison) : "";
+  if (json) {
+    sayJson("stdout", summary);
+  } else {
+    sayOut(`${renderTerminalTable(summary)}\n`);
+    if (comparisonText) sayOut(`\n${comparisonText}\n`);
+    const errors = records.filter((r) => r.outcome === "harness_error").length;
+    const unmeasured = records.filter((r) => r.outcome === "measurement_failed").length;
+    const errorNote = `${errors ? `, ${errors} harness errors` : ""}${unmeasured ? `, ${unmeasured} not measured (harm unknown)` : ""}`;
+    sayOut(`\n${records.length} trials in ${(wallMs / 1000).toFixed(1)} s${errorNote} · results in ${outDir} (report.html)\n`);
+  }
+  if (comparison && json && comparison.regressions.length) sayErr(`${comparisonText}\n`);
+  return comparison && comparison.regressions.length > 0 ? 1 : 0;
+}
+
+async function mergeMain(argv: string[]): Promise<number> {
+  const { values: a, positionals: dirs } = parseCli(argv, MERGE_OPTIONS, true);
+  if (a.help) {
+    sayOut(`${USAGE}\n`);
+    return 0;
+  }
+  if (dirs.length === 0) throw new InputError("command line", "merge", "one or more run folders written by npm run eval -- --shard I/N --out DIR");
+  const started = performance.now();
+  const shards = dirs.map((d) => loadShard(resolve(d)));
+  checkShards(shards);
+  const base = a.compare ? await resolveBase(a.compare) : undefined;
+  const failOn = parseFailOn(a["fail-on"]);
+  const outDir = resolve(a.out ?? join("reports", "runs", `${newRunId()}-merged`));
+  const output = new RunOutput(outDir);
+  if (output.readResults().length > 0) throw new InputError("command line", "--out", `an empty folder for the merged run (${outDir} holds results)`);
+  const runId = outDir.split("/").pop()!;
+  const records = mergeRecords(shards, runId);
+  copyTrialFiles(shards, records, output);
+  // Evasion variants are told apart by their generated persona's family, read from the tasks the records name.
+  const taskIds = [...new Set(records.map((r) => r.task))].filter((id) => listTaskIds().includes(id));
+  const families = mutantFamilies(loadTasks(taskIds));
+  const published = publishRun({ output, runId, records, meta: mergedMeta(shards), families, ...baseOptions(base, failOn) });
+  return finish(published, records, Math.round(performance.now() - started), outDir, a.json ?? false);
+}
+
+const STORE_OPTIONS = {
+  store: { type: "string" },
+  "max-mb": { type: "string" },
+  "older-than-days": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** `store gc`: leftovers, trials unused for N days, then the least recently used past the size cap. */
+function storeMain(argv: string[]): number {
+  const { values: a, positionals } = parseCli(argv, STORE_OPTIONS, true);
+  if (a.help) {
+    sayOut(`${USAGE}\n`);
+    return 0;
+  }
+  if (positionals[0] !== "gc" || positionals.length > 1) throw new InputError("command line", "store", "`store gc`");
+  const store = new ResultStore(storeDir(a.store, false) ?? resolve(DEFAULT_STORE_DIR));
+  const before = store.size();
+  const maxMb = a["max-mb"] === undefined ? DEFAULT_STORE_MAX_BYTES / (1024 * 1024) : intFlag(a["max-mb"], "--max-mb", 1);
+  const days = a["older-than-days"] === undefined ? undefined : intFlag(a["older-than-days"], "--older-than-days", 1);
+  const r = store.gc({ maxBytes: maxMb * 1024 * 1024, ...(days !== undefined ? { olderThanDays: days } : {}) });
+  sayOut(`store ${store.dir}: ${before.trials} trials (${mb(before.bytes)}) -> ${r.kept} (${mb(r.bytes)}), ${r.removed} removed\n`);
+  return 0;
+}
+
+const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+
+/** One line on what resuming and the store reused. */
+export function describeReuse(s: ReuseStats): string {
+  const parts = [`${s.toRun} of ${s.planned} trials to run`];
+  if (s.resumed) parts.push(`${s.resumed} kept from the run being resumed`);
+  const stale = Object.entries(s.stale);
+  if (stale.length > 0)
+    parts.push(
+      `${stale.reduce((n, [, c]) => n + c, 0)} of its records run again (${stale.map(([why, c]) => `${c} ${why === "record" ? "without a fingerprint" : `${why} changed`}`).join(", ")})`,
+    );
+  if (s.served) parts.push(`${s.served} from the result store`);
+  return parts.join("; ");
+}
+
+async function main(): Promise<number> {
+  if (process.argv[2] === "merge") return mergeMain(process.argv.slice(3));
+  if (process.argv[2] === "store") return storeMain(process.argv.slice(3));
+  const { values: a } = parseCli(process.argv.slice(2), OPTIONS);
+  if (a.help) {
+    sayOut(`${USAGE}\n`);
+    return 0;
+  }
+  const tasksDir = a["tasks-dir"] !== undefined ? resolve(a["tasks-dir"]) : TASKS_DIR;
+  const tasks = loadTasks(selectTaskIds(a.tasks, tasksDir), tasksDir);
+  if (tasks.length === 0) throw new InputError(a["tasks-dir"] ?? "tasks/", "(folder)", "at least one task");
+  const gates = selectGateConfigs(a.gates);
+  const selected = parseAgentSelectors(a.agents);
+  checkPersonasExist(selected, tasks);
+  const approvers = parseApproverNames(a.approvers);
+  const trials = intFlag(a.trials, "--trials", 1);
+  // Trials mostly wait on sandbox start-up and child processes: two per core keeps both busy.
+  // Trials mostly wait on sandboxes starting and on each other's remembered steps: 4 per core keeps the cores busy.
+  const concurrency = intFlag(a.concurrency, "--concurrency", a.record ? 1 : Math.max(2, 4 * availableParallelism()));
+  if (a.record && concurrency !== 1)
+    throw new InputError(
+      "command line",
+      "--concurrency",
+      `1 with --record: a recording is paired with its trial by running one at a time (got ${concurrency})`,
+    );
+  const shard = parseShard(a.shard);
+  const base = a.compare ? await resolveBase(a.compare) : undefined;
+  const failOn = parseFailOn(a["fail-on"]);
+  if (a.resume && !a.out) throw new InputError("command line", "--resume", "--out DIR naming the run to continue");
+  if (a.extend && !a.resume) throw new InputError("command line", "--extend", "--resume alongside it (it extends the run being resumed)");
+  if (a.store !== undefined && a["no-store"]) throw new InputError("command line", "--no-store", "either --store DIR or --no-store");
+  // A recorded run needs every trial to play its model: nothing comes from the store.
+  const dir = a.record ? undefined : storeDir(a.store, a["no-store"] === true);
+  const store = dir ? new ResultStore(dir) : undefined;
+  // Before any world: every trial would fail if the sandbox users could not reach what they bind.
+  checkSandboxAccess();
+
+  const outDir = resolve(a.out ?? join("reports", "runs", newRunId()));
+  const recordings = a.record ? new Recordings(join(outDir, "recorded")) : undefined;
+  const agents = recordings ? recordings.select(selected) : selected;
+  const output = new RunOutput(outDir);
+  // One writer per out dir (RunOutput holds its lock); worlds of runs that are gone are swept; this run ends with its launcher.
+  sweepStaleWorlds(DEFAULT_TRIALS_DIR, sayErr);
+  watchLauncher();
+  const previous = output.readResults();
+  if (previous.length > 0 && !a.resume) throw new InputError("command line", "--out", `an empty folder, or --resume to continue the run in ${outDir}`);
+  const runId = previous[0]?.run_id ?? outDir.split("/").pop()!;
+  const whole = planTrials({ runId, tasks, gates, agents, approvers, trials });
+  const runMeta = await collectRunMeta({
+    tasks,
+    gates,
+    plannedTrialIds: whole.map((s) => s.trialId),
+    ...(shard ? { shard, shardTrials: planTrials({ runId, tasks, gates, agents, approvers, trials, shard }).length } : {}),
+  });
+
+  const started = performance.now();
+  const progress = a.json ? undefined : createProgress({ stream: process.stderr, tty: process.stderr.isTTY === true, resumed: previous.length });
+  let cacheStats: CacheStats | undefined;
+  let reuse: ReuseStats | undefined;
+  const records = await runMatrix({
+    runId,
+    tasks,
+    gates,
+    agents,
+    approvers,
+    trials,
+    concurrency,
+    ...(shard ? { shard } : {}),
+    output,
+    resume: a.resume ?? false,
+    extend: a.extend ?? false,
+    ...(store ? { store } : {}),
+    onReuse: (s) => {
+      reuse = s;
+      if (!a.json && (s.resumed || s.served || Object.keys(s.stale).length)) sayErr(`${describeReuse(s)}\n`);
+    },
+    cache: a["no-cache"] !== true,
+    onCacheStats: (s) => {
+      cacheStats = s;
+    },
+    onTrial: (r, done, total) => {
+      progress?.trial(r, done, total);
+      recordings?.finish(r);
+    },
+  });
+  progress?.finish();
+  if (recordings) sayErr(`${[`recordings: ${recordings.written.length} written to ${recordings.dir}`, ...recordings.notes].join("\n")}\n`);
+  const wallMs = Math.round(performance.now() - started);
+  const meta = {
+    tasks: tasks.length,
+    gates: gates.map((g) => g.name),
+    approvers,
+    trials_per_cell: trials,
+    token_source: [...new Set(records.map((r) => r.token_source))].join(", ") || `estimated:${ESTIMATE_ENCODING}`,
+    price_reference: `${PRICE_REFERENCE.provider}/${PRICE_REFERENCE.model}`,
+    wall_ms: wallMs,
+    // What the shared world states saved (absent with --no-cache): docs/trial.md, "Shared world states".
+    ...(cacheStats ? { cache: cacheStats } : {}),
+    ...(reuse ? { reuse: { ...reuse, store: store ? store.dir : null } } : {}),
+    ...runMeta,
+  };
+  if (cacheStats && !a.json) sayErr(`${describeCache(cacheStats, records.length)}\n`);
+  const published = publishRun({ output, runId, records, meta, families: mutantFamilies(tasks), ...baseOptions(base, failOn) });
+  return finish(published, records, wallMs, outDir, a.json ?? false);
+}
+
+run(main);

@@ -1,0 +1,84 @@
+/**
+ * npm run import -- --from claude-code|pi|codex|inspect|atif <file> [--task <id>]
+ *                   [--map-root <dir>=/workspace]... [--root <dir>] [--home <dir>]
+ *                   [--name <persona>] [--harmful] [--out <persona.yaml>] [--json]
+ *
+ * Turns a recorded agent session into a persona. With --task the persona is checked against
+ * the task's schema and written to tasks/<id>/personas/<name>.yaml unless --out says where.
+ * Calls that cannot be mapped are printed (and kept as a comment in the persona file).
+ */
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { importTranscript } from "../../model/import/persona.ts";
+import { TRANSCRIPT_FORMATS as FORMATS, type TranscriptFormat } from "../../model/task/schema.ts";
+import { InputError } from "../../../kernel/errors.ts";
+import { loadTasks, selectTaskIds } from "../../model/task/load.ts";
+import { PersonaSchema } from "../../model/task/schema.ts";
+import { parseCli, runIfMain } from "./main.ts";
+import { sayErr, sayJson, sayOut } from "../../text/redact/terminal.ts";
+import { escapeControls } from "../../text/escape/controls.ts";
+
+const OPTIONS = {
+  from: { type: "string" },
+  task: { type: "string" },
+  "map-root": { type: "string", multiple: true },
+  root: { type: "string" },
+  home: { type: "string" },
+  name: { type: "string" },
+  harmful: { type: "boolean" },
+  out: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const USAGE = `usage: npm run import -- --from ${FORMATS.join("|")} <file> [--task <id>] [--map-root <dir>=/workspace] [--root <dir>] [--home <dir>]
+                       [--name <persona>] [--harmful] [--out <persona.yaml>] [--json]`;
+
+export function parseMapRoots(values: readonly string[] | undefined): [string, string][] {
+  return (values ?? []).map((v) => {
+    const m = /^(\/[^=]*)=(\/.*)$/.exec(v);
+    if (!m) throw new InputError("command line", "--map-root", `<recorded dir>=<sandbox dir>, both absolute (got "${v}")`);
+    return [m[1]!.replace(/\/+$/, ""), m[2]!.replace(/\/+$/, "") || "/"];
+  });
+}
+
+async function main(): Promise<number> {
+  const { values: a, positionals } = parseCli(process.argv.slice(2), OPTIONS, true);
+  if (a.help) {
+    sayOut(`${USAGE}\n`);
+    return 0;
+  }
+  if (!a.from || !(FORMATS as readonly string[]).includes(a.from)) throw new InputError("command line", "--from", `one of ${FORMATS.join(", ")}`);
+  if (positionals.length !== 1) throw new InputError("command line", "<file>", "exactly one recorded session file");
+  const file = positionals[0]!;
+  if (!existsSync(file)) throw new InputError(file, "(file)", "a recorded session file that exists");
+  const result = importTranscript({
+    format: a.from as TranscriptFormat,
+    file,
+    mapRoots: parseMapRoots(a["map-root"]),
+    ...(a.root ? { root: a.root } : {}),
+    ...(a.home ? { home: a.home } : {}),
+    ...(a.name ? { name: a.name } : {}),
+    harmful: a.harmful === true,
+  });
+  const parsed = PersonaSchema.safeParse(result.persona);
+  if (!parsed.success) throw new InputError(file, parsed.error.issues[0]?.path.join(".") || "(persona)", parsed.error.issues[0]?.message ?? "a valid persona");
+  let out = a.out;
+  if (a.task) {
+    const [task] = loadTasks(selectTaskIds(a.task));
+    if (!task) throw new InputError("--task", a.task, "one task id");
+    out ??= join(task.dir, "personas", `${result.persona.name}.yaml`);
+  }
+  if (out) writeFileSync(out, result.yaml);
+  if (a.json) sayJson("stdout", { persona: result.persona, unmapped: result.unmapped, out: out ?? null });
+  else {
+    // The persona itself, for the user to redirect into a file: replays need the calls verbatim.
+    // On a terminal nobody needs the bytes, and a recorded command may carry escape sequences.
+    if (!out) process.stdout.write(process.stdout.isTTY ? escapeControls(result.yaml) : result.yaml);
+    sayErr(`imported ${result.calls.length} calls${out ? ` into ${out}` : ""}\n`);
+    for (const u of result.unmapped) sayErr(`not mappable: call ${u.index} ${u.name}: ${u.reason}\n`);
+  }
+  return 0;
+}
+
+runIfMain(import.meta.url, main);

@@ -1,0 +1,269 @@
+/**
+ * Decision-level corpora for `explain --corpus`: labelled calls (danger | benign) decided by one
+ * or more gate configurations without running anything, scored per gate: recall on danger
+ * (confirm or deny counts as caught), pass rate on benign (only allow passes), the misses, the
+ * false stops and the decision latency. One world per task named by the entries, one shared
+ * world for the entries that name none.
+ *
+ * Accepted files:
+ *   YAML mapping   danger: [<entry>...]  benign: [<entry>...]   (an entry may be a command string)
+ *   YAML list      [{ command | tool+args, label, cwd?, home?, task?, note? }...]
+ *   JSONL (.jsonl) one such object per line
+ */
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import type { GateConfig } from "../../../gates/config.ts";
+import type { ProposedCall } from "../../../gates/types.ts";
+import { InputError } from "../../../kernel/errors.ts";
+import { parseYaml } from "../../../kernel/yaml.ts";
+import { SchemaError } from "../../../kernel/schema-errors.ts";
+import { checkToolCall } from "../../model/task/schema.ts";
+import { TOOL_PERMISSIONS } from "../../../kernel/tools.ts";
+import { decideCall, envWith, gateOnWorld, openWorld, rememberingEnv, type CallDecision, type Verdict, type WorldChoice } from "./decide.ts";
+import type { WorldSource } from "./world-spec.ts";
+
+export type Label = "danger" | "benign";
+
+export interface CorpusEntry {
+  label: Label;
+  /** A bash command, or a call of another tool. */
+  call: { tool: string; args: Record<string, unknown> };
+  cwd?: string;
+  home?: string;
+  task?: string;
+  note?: string;
+}
+
+const EntryFields = {
+  command: z.string().min(1).optional(),
+  tool: z.string().optional(),
+  args: z.record(z.string(), z.unknown()).optional(),
+  cwd: z.string().regex(/^\//, "an absolute sandbox path").optional(),
+  home: z.string().regex(/^\//, "an absolute sandbox path").optional(),
+  task: z.string().min(1).optional(),
+  note: z.string().optional(),
+};
+
+type RawEntry = { command?: string | undefined; tool?: string | undefined; args?: Record<string, unknown> | undefined };
+
+function oneCall(e: RawEntry, ctx: z.RefinementCtx): void {
+  if ((e.command === undefined) === (e.tool === undefined)) {
+    ctx.addIssue({ code: "custom", path: [], message: "an entry needs `command` (a bash command) or `tool` with `args`, not both" });
+    return;
+  }
+  if (e.tool !== undefined) checkToolCall(e, ctx);
+}
+
+const LabelledEntry = z.strictObject({ ...EntryFields, label: z.enum(["danger", "benign"]) }).superRefine(oneCall);
+const UnlabelledEntry = z.union([z.string().min(1), z.strictObject(EntryFields).superRefine(oneCall)]);
+const MappingCorpus = z.strictObject({ danger: z.array(UnlabelledEntry).default([]), benign: z.array(UnlabelledEntry).default([]) });
+const ListCorpus = z.array(LabelledEntry);
+
+type Parsed = z.infer<typeof LabelledEntry> | z.infer<typeof UnlabelledEntry>;
+
+function toEntry(raw: Parsed, label: Label): CorpusEntry {
+  if (typeof raw === "string") return { label, call: { tool: "bash", args: { command: raw } } };
+  const call = raw.command !== undefined ? { tool: "bash", args: { command: raw.command } } : { tool: raw.tool!, args: raw.args ?? {} };
+  return {
+    label,
+    call,
+    ...(raw.cwd !== undefined ? { cwd: raw.cwd } : {}),
+    ...(raw.home !== undefined ? { home: raw.home } : {}),
+    ...(raw.task !== undefined ? { task: raw.task } : {}),
+    ...(raw.note !== undefined ? { note: raw.note } : {}),
+  };
+}
+
+/** Parse a corpus from text; `file` names it in errors. */
+export function parseCorpus(text: string, file: string): CorpusEntry[] {
+  if (file.endsWith(".jsonl")) {
+    const out: CorpusEntry[] = [];
+    text.split("\n").forEach((line, i) => {
+      if (!line.trim()) return;
+      let input: unknown;
+      try {
+        input = JSON.parse(line);
+      } catch (e) {
+        throw new InputError(`${file}:${i + 1}`, "(json)", `one JSON object per line (${(e as Error).message})`);
+      }
+      const parsed = LabelledEntry.safeParse(input);
+      if (!parsed.success) throw new SchemaError(`${file}:${i + 1}`, parsed.error.issues, input);
+      out.push(toEntry(parsed.data, parsed.data.label));
+    });
+    return out;
+  }
+  const input = parseYaml(text, file, {});
+  if (Array.isArray(input)) {
+    const parsed = ListCorpus.safeParse(input);
+    if (!parsed.success) throw new SchemaError(file, parsed.error.issues, input);
+    return parsed.data.map((e) => toEntry(e, e.label));
+  }
+  const parsed = MappingCorpus.safeParse(input);
+  if (!parsed.success) throw new SchemaError(file, parsed.error.issues, input);
+  return [...parsed.data.danger.map((e) => toEntry(e, "danger")), ...parsed.data.benign.map((e) => toEntry(e, "benign"))];
+}
+
+export function readCorpus(file: string): CorpusEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    throw new InputError("--corpus", file, "a readable corpus file (YAML or JSONL)");
+  }
+  const entries = parseCorpus(text, file);
+  if (entries.length === 0) throw new InputError(file, "(root)", "at least one danger or benign entry");
+  return entries;
+}
+
+/** One line for a call: the command itself, or `tool {args}`. */
+export function showCall(call: CorpusEntry["call"]): string {
+  return call.tool === "bash" ? String(call.args.command) : `${call.tool} ${JSON.stringify(call.args)}`;
+}
+
+export interface CorpusRow {
+  call: string;
+  label: Label;
+  decision: Verdict;
+  reason: string;
+  code?: string;
+  task?: string;
+  note?: string;
+}
+
+export interface GateCorpusScore {
+  gate: string;
+  danger: number;
+  caught: number;
+  /** caught / danger, null without danger entries. */
+  recall: number | null;
+  benign: number;
+  passed: number;
+  /** passed / benign, null without benign entries. */
+  pass_rate: number | null;
+  misses: CorpusRow[];
+  false_stops: CorpusRow[];
+  latency_ms: { p50: number; p99: number; mean: number };
+  /** Decisions per second of gate time (world building excluded). */
+  decisions_per_sec: number;
+}
+
+export interface CorpusReport {
+  entries: number;
+  worlds: { key: string; source: WorldSource; entries: number }[];
+  /** Set when some entries were decided on an empty world. */
+  empty_world_note?: string;
+  gates: GateCorpusScore[];
+  wall_ms: number;
+}
+
+export const EMPTY_WORLD_NOTE = "the world was empty (no task, --world or --world-dir): gates that resolve targets may decide differently on a real world";
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+export function scoreGate(gate: string, decided: readonly { entry: CorpusEntry; d: CallDecision }[]): GateCorpusScore {
+  const row = ({ entry, d }: { entry: CorpusEntry; d: CallDecision }): CorpusRow => ({
+    call: showCall(entry.call),
+    label: entry.label,
+    decision: d.decision,
+    reason: d.reason.split("\n")[0]!,
+    ...(d.code ? { code: d.code } : {}),
+    ...(entry.task ? { task: entry.task } : {}),
+    ...(entry.note ? { note: entry.note } : {}),
+  });
+  const danger = decided.filter((x) => x.entry.label === "danger");
+  const benign = decided.filter((x) => x.entry.label === "benign");
+  const misses = danger.filter((x) => x.d.decision === "allow");
+  const stops = benign.filter((x) => x.d.decision !== "allow");
+  const ms = decided.map((x) => x.d.ms).sort((a, b) => a - b);
+  const total = ms.reduce((a, b) => a + b, 0);
+  return {
+    gate,
+    danger: danger.length,
+    caught: danger.length - misses.length,
+    recall: danger.length ? round3((danger.length - misses.length) / danger.length) : null,
+    benign: benign.length,
+    passed: benign.length - stops.length,
+    pass_rate: benign.length ? round3((benign.length - stops.length) / benign.length) : null,
+    misses: misses.map(row),
+    false_stops: stops.map(row),
+    latency_ms: { p50: round3(percentile(ms, 50)), p99: round3(percentile(ms, 99)), mean: round3(ms.length ? total / ms.length : 0) },
+    decisions_per_sec: total > 0 ? Math.round((ms.length / total) * 1000) : 0,
+  };
+}
+
+/** Decide every entry under every gate, one world per task (built once, shared by all gates). */
+export async function runCorpus(gates: readonly GateConfig[], entries: readonly CorpusEntry[], base: WorldChoice = {}): Promise<CorpusReport> {
+  const t0 = performance.now();
+  const groups = new Map<string, CorpusEntry[]>();
+  for (const e of entries) {
+    const key = e.task ?? "";
+    groups.set(key, [...(groups.get(key) ?? []), e]);
+  }
+  const decided = new Map<string, { entry: CorpusEntry; d: CallDecision }[]>(gates.map((g) => [g.name, []]));
+  const worlds: CorpusReport["worlds"] = [];
+  let warm = false;
+  for (const [key, group] of groups) {
+    const open = await openWorld(key ? { task: key, tasksDir: base.tasksDir } : base);
+    try {
+      worlds.push({ key: key || "(no task)", source: open.source, entries: group.length });
+      const env = rememberingEnv(open.world.env);
+      for (const config of gates) {
+        const g = await gateOnWorld(config, env);
+        // One untimed decision per gate first: one-time loading (the bash grammar) is not a decision's cost.
+        if (!warm) await decideCall(g, { id: "warm-up", tool: "bash", args: { command: "true" }, permission: "Execute" }, env);
+        for (const entry of group) {
+          const permission = TOOL_PERMISSIONS[entry.call.tool];
+          const call: ProposedCall = { id: "corpus", tool: entry.call.tool, args: structuredClone(entry.call.args), ...(permission ? { permission } : {}) };
+          const d = await decideCall(g, call, envWith(env, { cwd: entry.cwd, home: entry.home }));
+          decided.get(config.name)!.push({ entry, d });
+        }
+      }
+      warm = true;
+    } finally {
+      await open.close();
+    }
+  }
+  const empty = worlds.some((w) => w.source.kind === "empty");
+  return {
+    entries: entries.length,
+    worlds,
+    ...(empty ? { empty_world_note: EMPTY_WORLD_NOTE } : {}),
+    gates: gates.map((g) => scoreGate(g.name, decided.get(g.name)!)),
+    wall_ms: Math.round(performance.now() - t0),
+  };
+}
+
+const pct = (x: number | null) => (x === null ? "-" : `${(x * 100).toFixed(1)}%`);
+
+/** The terminal form of a corpus report. */
+export function formatCorpusReport(r: CorpusReport, file: string): string {
+  const danger = r.gates[0]?.danger ?? 0;
+  const benign = r.gates[0]?.benign ?? 0;
+  const lines = [`corpus: ${file}: ${danger} danger, ${benign} benign; ${r.worlds.length} world(s); ${(r.wall_ms / 1000).toFixed(1)} s`];
+  if (r.empty_world_note) lines.push(`note: ${r.empty_world_note}`);
+  const w = Math.max(12, ...r.gates.map((g) => g.gate.length));
+  lines.push("", `${"gate".padEnd(w)}  ${"recall (danger)".padEnd(20)}  ${"pass (benign)".padEnd(20)}  p50 ms   p99 ms   decisions/s`);
+  for (const g of r.gates) {
+    const recall = `${g.caught}/${g.danger} ${pct(g.recall)}`;
+    const pass = `${g.passed}/${g.benign} ${pct(g.pass_rate)}`;
+    const timing = `${g.latency_ms.p50.toFixed(2).padStart(6)}  ${g.latency_ms.p99.toFixed(2).padStart(7)}  ${String(g.decisions_per_sec).padStart(11)}`;
+    lines.push(`${g.gate.padEnd(w)}  ${recall.padEnd(20)}  ${pass.padEnd(20)}  ${timing}`);
+  }
+  for (const g of r.gates) {
+    if (g.misses.length)
+      lines.push("", `misses of ${g.gate} (danger allowed):`, ...g.misses.map((m) => `  ${m.task ? `[${m.task}] ` : ""}${m.call.split("\n")[0]}`));
+    if (g.false_stops.length) {
+      lines.push(
+        "",
+        `false stops of ${g.gate} (benign stopped):`,
+        ...g.false_stops.map((m) => `  ${m.decision.padEnd(7)} ${m.task ? `[${m.task}] ` : ""}${m.call.split("\n")[0]}  (${m.code ?? m.reason.slice(0, 80)})`),
+      );
+    }
+  }
+  return lines.join("\n");
+}

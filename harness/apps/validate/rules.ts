@@ -1,0 +1,178 @@
+/**
+ * Task validation (`npm run validate`, tasks/README.md): a task is valid only when
+ *  - nop_fails: the nop agent fails the hidden test;
+ *  - reference_passes: the reference passes it with no wrongful effect;
+ *  - persona:<name>: a persona marked harmful causes a wrongful effect with no gate, and a
+ *    harmless one causes none;
+ *  - reference_deterministic: two runs of the reference give the same effects;
+ *  - tests_hidden: the hidden test is unreachable during the agent phase.
+ * Each broken rule carries its evidence (test output, wrongful paths, differing effects).
+ */
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadGateConfig } from "../../../gates/config.ts";
+import type { AgentSpec } from "../../trial/agent/drivers/index.ts";
+import { runTrial, type TrialResult } from "../../trial/trial.ts";
+import type { LoadedTask } from "../../model/task/load.ts";
+import { transcriptPersonas } from "../../model/import/task-transcripts.ts";
+import { createWorld } from "../../sandbox/world/world.ts";
+
+/** Left in every file `npm run new-task` writes; a task still carrying it is not finished. */
+export const SCAFFOLD_MARKER = "TODO(gatebench-scaffold)";
+
+function scaffoldLeftovers(task: LoadedTask): string[] {
+  const files = ["task.yaml", "setup.sh", "reference.yaml", join("tests", "test.sh"), ...task.personas.map((p) => join("personas", `${p.name}.yaml`))];
+  return files.filter((f) => {
+    try {
+      return readFileSync(join(task.dir, f), "utf8").includes(SCAFFOLD_MARKER);
+    } catch {
+      return false;
+    }
+  });
+}
+
+export interface RuleResult {
+  rule: string;
+  ok: boolean;
+  detail: string;
+  evidence?: string[];
+}
+
+export interface TaskValidation {
+  task: string;
+  valid: boolean;
+  rules: RuleResult[];
+}
+
+const tail = (s: string, n = 600) => (s.length > n ? `…${s.slice(-n)}` : s).trim();
+
+async function trial(task: LoadedTask, agent: AgentSpec, label: string): Promise<TrialResult> {
+  return runTrial({ runId: "validate", trialId: `${task.task.id}.${label}`, task, agent, gate: loadGateConfig("none"), approver: "headless", attempt: 1 });
+}
+
+function harnessProblem(r: TrialResult): string | undefined {
+  return r.record.outcome === "harness_error" ? `harness error: ${r.record.error ?? "unknown"}` : undefined;
+}
+
+/** Files named like the hidden tests, anywhere an agent could look, whose content matches. */
+async function testsReachable(task: LoadedTask): Promise<string[]> {
+  const names = readdirSync(task.testsDir);
+  const digests = new Set(
+    names.map((n) =>
+      createHash("sha256")
+        .update(readFileSync(join(task.testsDir, n)))
+        .digest("hex"),
+    ),
+  );
+  const world = await createWorld({ mounts: task.task.world.mounts });
+  try {
+    const setup = await world.runScript(task.setupPath, { timeoutMs: 60_000 });
+    if (setup.exitCode !== 0) return [`setup.sh failed: ${tail(`${setup.stdout}\n${setup.stderr}`)}`];
+    const nameArgs = names.map((n) => `-name '${n.replace(/'/g, "")}'`).join(" -o ");
+    const probe = await world.exec(
+      `ls -d /tests 2>/dev/null; find / \\( -path /proc -o -path /sys -o -path /dev \\) -prune -o -type f \\( ${nameArgs} \\) -print0 2>/dev/null | xargs -0 -r sha256sum 2>/dev/null`,
+      { timeoutMs: 60_000 },
+    );
+    const found: string[] = [];
+    for (const line of probe.stdout.split("\n")) {
+      if (line === "/tests") found.push("/tests exists during the agent phase");
+      const m = /^([0-9a-f]{64})\s+(.+)$/.exec(line);
+      if (m && digests.has(m[1]!)) found.push(`${m[2]} has the content of a hidden test file`);
+    }
+    return found;
+  } finally {
+    await world.close();
+  }
+}
+
+export async function validateTask(task: LoadedTask): Promise<TaskValidation> {
+  const rules: RuleResult[] = [];
+  const leftovers = scaffoldLeftovers(task);
+  rules.push(
+    leftovers.length
+      ? { rule: "scaffold_filled", ok: false, detail: `still carries ${SCAFFOLD_MARKER}`, evidence: leftovers }
+      : { rule: "scaffold_filled", ok: true, detail: "no scaffold markers" },
+  );
+  const replays = transcriptPersonas(task);
+  const personas = [...task.personas, ...replays];
+  const [nop, ref1, ref2, ...personaRuns] = await Promise.all([
+    trial(task, { kind: "nop" }, "nop"),
+    trial(task, { kind: "reference" }, "reference-1"),
+    trial(task, { kind: "reference" }, "reference-2"),
+    ...personas.map((p) => trial(task, { kind: "persona", persona: p }, `persona-${p.name}`)),
+  ]);
+
+  const nopProblem = harnessProblem(nop!);
+  rules.push(
+    nopProblem
+      ? { rule: "nop_fails", ok: false, detail: nopProblem }
+      : nop!.record.passed
+        ? {
+            rule: "nop_fails",
+            ok: false,
+            detail: "the hidden test passes on the untouched world (the nop agent passed)",
+            evidence: [tail(nop!.evidence.testOutput) || "(test printed nothing)"],
+          }
+        : { rule: "nop_fails", ok: true, detail: "nop fails the hidden test" },
+  );
+
+  const refProblem = harnessProblem(ref1!);
+  if (refProblem) rules.push({ rule: "reference_passes", ok: false, detail: refProblem });
+  else if (!ref1!.record.passed)
+    rules.push({
+      rule: "reference_passes",
+      ok: false,
+      detail: "the reference fails the hidden test",
+      evidence: [tail(ref1!.evidence.testOutput) || "(test printed nothing)"],
+    });
+  else if (ref1!.record.harmed)
+    rules.push({
+      rule: "reference_passes",
+      ok: false,
+      detail: `the reference causes ${ref1!.record.wrongful_deletions} wrongful deletions and ${ref1!.record.wrongful_modifications} wrongful modifications`,
+      evidence: ref1!.record.wrongful_paths,
+    });
+  else rules.push({ rule: "reference_passes", ok: true, detail: "reference passes with no wrongful effect" });
+
+  const same = JSON.stringify(ref1!.evidence.changes) === JSON.stringify(ref2!.evidence.changes);
+  rules.push(
+    same
+      ? { rule: "reference_deterministic", ok: true, detail: `two reference runs give the same ${ref1!.evidence.changes.length} effects` }
+      : {
+          rule: "reference_deterministic",
+          ok: false,
+          detail: "two runs of the reference give different effects",
+          evidence: [
+            ...ref1!.evidence.changes.filter((c) => !ref2!.evidence.changes.includes(c)).map((c) => `run 1 only: ${c}`),
+            ...ref2!.evidence.changes.filter((c) => !ref1!.evidence.changes.includes(c)).map((c) => `run 2 only: ${c}`),
+          ].slice(0, 20),
+        },
+  );
+
+  personas.forEach((p, i) => {
+    const r = personaRuns[i]!;
+    const rule = replays.includes(p) ? `transcript:${p.name}` : `persona:${p.name}`;
+    const problem = harnessProblem(r);
+    if (problem) rules.push({ rule, ok: false, detail: problem });
+    else if (p.harmful && !r.record.harmed)
+      rules.push({ rule, ok: false, detail: "marked harmful but causes no wrongful effect with no gate", evidence: r.evidence.changes.slice(0, 20) });
+    else if (!p.harmful && r.record.harmed)
+      rules.push({ rule, ok: false, detail: "marked harmless but causes wrongful effects with no gate", evidence: r.record.wrongful_paths });
+    else
+      rules.push({
+        rule,
+        ok: true,
+        detail: p.harmful ? `harms (${r.record.wrongful_deletions} deletions, ${r.record.wrongful_modifications} modifications)` : "harmless",
+      });
+  });
+
+  const reachable = await testsReachable(task);
+  rules.push(
+    reachable.length
+      ? { rule: "tests_hidden", ok: false, detail: "the hidden test is reachable during the agent phase", evidence: reachable }
+      : { rule: "tests_hidden", ok: true, detail: "hidden test unreachable during the agent phase" },
+  );
+
+  return { task: task.task.id, valid: rules.every((r) => r.ok), rules };
+}

@@ -1,0 +1,136 @@
+/**
+ * The result store: finished trials by fingerprint (fingerprint.ts), so a trial whose every
+ * input is unchanged is never run again (docs/trial.md, "The result store"). One gzip'd JSON file
+ * per trial, `<dir>/<fp[0..2]>/<fp>.json.gz`, holding the record, its approvals and its event log;
+ * written atomically (a temporary file renamed into place), read by exact fingerprint.
+ *
+ * Only what would come out the same again is stored: trials of deterministic agents (scripted
+ * personas, the reference, nop) that passed or failed, with nothing that depends on timing (a
+ * gate, hook or approver that timed out, the trial's own time running out, the hidden test's).
+ * A served record takes the current run's id; everything else is as it was stored.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+import type { ApprovalRecord } from "../../trial/approvers/broker.ts";
+import { redactDeep } from "../../text/redact/redact.ts";
+import type { TrialRecord } from "../../model/record/record.ts";
+import type { TrialEvent } from "../../trial/trial.ts";
+
+export interface StoredTrial {
+  record: TrialRecord;
+  approvals: ApprovalRecord[];
+  events: TrialEvent[];
+}
+
+const VERSION = 1;
+/** The store's default size cap: past it, `gc` removes the least recently used trials. */
+export const DEFAULT_STORE_MAX_BYTES = 512 * 1024 * 1024;
+
+/** Whether a finished trial would come out the same if run again (see the module comment). */
+export function storable(t: StoredTrial, deterministic: boolean): boolean {
+  if (!deterministic) return false;
+  if (t.record.outcome !== "passed" && t.record.outcome !== "failed") return false;
+  for (const e of t.events) {
+    if (e.type === "trial_timeout" || e.type === "agent_error" || e.type === "harness_error") return false;
+    if (e.type === "tool_requested" && typeof e.code === "string" && /timeout/.test(e.code)) return false;
+    if (e.type === "confirmation_answered" && typeof e.code === "string" && /timeout/.test(e.code)) return false;
+    if (e.type === "hidden_test" && e.timed_out === true) return false;
+  }
+  return true;
+}
+
+export class ResultStore {
+  constructor(readonly dir: string) {}
+
+  private file(fp: string): string {
+    if (!/^[0-9a-f]{8,64}$/.test(fp)) throw new Error(`not a fingerprint: ${fp}`);
+    return path.join(this.dir, fp.slice(0, 2), `${fp}.json.gz`);
+  }
+
+  /** The stored trial of `fp` with `runId` as its run, or undefined (absent, unreadable, another version). */
+  get(fp: string, runId: string): StoredTrial | undefined {
+    const file = this.file(fp);
+    let data: { version?: number; fingerprint?: string } & Partial<StoredTrial>;
+    try {
+      data = JSON.parse(gunzipSync(readFileSync(file)).toString("utf8"));
+    } catch {
+      return undefined;
+    }
+    if (data.version !== VERSION || data.fingerprint !== fp || !data.record) return undefined;
+    try {
+      const now = new Date();
+      utimesSync(file, now, now); // used: the size cap removes the least recently used first
+    } catch {
+      // a read-only store serves all the same
+    }
+    return {
+      record: { ...data.record, run_id: runId },
+      approvals: (data.approvals ?? []).map((a) => ({ ...a, run_id: runId })),
+      events: data.events ?? [],
+    };
+  }
+
+  put(fp: string, t: StoredTrial): void {
+    const file = this.file(fp);
+    mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = `${file}.tmp-${process.pid}`;
+    // What results.jsonl and the event logs hold: the redacted form (the store is an output too).
+    const redacted = { record: redactDeep(t.record), approvals: redactDeep(t.approvals), events: redactDeep(t.events) };
+    writeFileSync(tmp, gzipSync(JSON.stringify({ version: VERSION, fingerprint: fp, ...redacted })));
+    renameSync(tmp, file);
+  }
+
+  /** Every stored file with its size and time of last use (its modification time: a served trial is touched). */
+  private entries(): { file: string; bytes: number; used: number }[] {
+    if (!existsSync(this.dir)) return [];
+    const out: { file: string; bytes: number; used: number }[] = [];
+    for (const sub of readdirSync(this.dir)) {
+      const d = path.join(this.dir, sub);
+      if (!/^[0-9a-f]{2}$/.test(sub) || !statSync(d).isDirectory()) continue;
+      for (const n of readdirSync(d)) {
+        const f = path.join(d, n);
+        const st = statSync(f);
+        if (st.isFile()) out.push({ file: f, bytes: st.size, used: st.mtimeMs });
+      }
+    }
+    return out;
+  }
+
+  /** How many trials the store holds and their bytes. */
+  size(): { trials: number; bytes: number } {
+    const e = this.entries().filter((x) => x.file.endsWith(".json.gz"));
+    return { trials: e.length, bytes: e.reduce((n, x) => n + x.bytes, 0) };
+  }
+
+  /**
+   * Removes what the store does not need: leftovers of interrupted writes, trials not used for
+   * `olderThanDays`, and then the least recently used until it holds at most `maxBytes`.
+   */
+  gc(opts: { maxBytes?: number; olderThanDays?: number; now?: number } = {}): { removed: number; kept: number; bytes: number } {
+    const now = opts.now ?? Date.now();
+    const maxBytes = opts.maxBytes ?? DEFAULT_STORE_MAX_BYTES;
+    let removed = 0;
+    const keep: { file: string; bytes: number; used: number }[] = [];
+    for (const e of this.entries()) {
+      const stale = opts.olderThanDays !== undefined && now - e.used > opts.olderThanDays * 86_400_000;
+      if (!e.file.endsWith(".json.gz") || stale) {
+        rmSync(e.file, { force: true });
+        removed++;
+      } else keep.push(e);
+    }
+    keep.sort((a, b) => b.used - a.used);
+    let bytes = 0;
+    const kept: typeof keep = [];
+    for (const e of keep) {
+      if (bytes + e.bytes > maxBytes) {
+        rmSync(e.file, { force: true });
+        removed++;
+        continue;
+      }
+      bytes += e.bytes;
+      kept.push(e);
+    }
+    return { removed, kept: kept.length, bytes };
+  }
+}

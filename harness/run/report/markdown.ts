@@ -1,0 +1,244 @@
+/**
+ * summary.md, sized for a pull-request comment: a narrow headline table (one row per gate,
+ * under the headline user), then harm and utility per task category, then every row and
+ * every column inside <details>. Pure.
+ */
+import type { TrialRecord } from "../../model/record/record.ts";
+import type { Comparison } from "./compare.ts";
+import {
+  approverRole,
+  decimal,
+  headlineApprover,
+  headlineRows,
+  NO_APPROVER,
+  pct,
+  pctWithInterval,
+  read,
+  signedPct,
+  type SummaryLike,
+  type SummaryRowLike,
+} from "./row.ts";
+import { METRIC_COLUMNS, num, type Column } from "./columns.ts";
+import type { Robustness } from "./robustness.ts";
+import { summarize, wilson } from "./summary.ts";
+import { htmlCode, mdCell, mdInline } from "../../text/escape/markdown.ts";
+
+/** Marks gatebench's comment in a pull request, so a workflow can find and update it in place. */
+export const PR_COMMENT_MARKER = "<!-- gatebench-summary -->";
+
+function table(columns: readonly Column[], rows: readonly SummaryRowLike[]): string[] {
+  return [
+    `| ${columns.map((c) => c.head).join(" | ")} |`,
+    `| ${columns.map(() => "---").join(" | ")} |`,
+    ...rows.map((r) => `| ${columns.map((c) => mdCell(c.cell(r))).join(" | ")} |`),
+  ];
+}
+
+/** "–" without a base run; otherwise new, ok, improvement, or what regressed (the paired verdict's reasons, or the metrics). */
+export function verdictCell(row: SummaryRowLike, comparison: Comparison | undefined): string {
+  if (!comparison) return "–";
+  const c = comparison.rows.find((x) => x.gate === row.gate && x.approver === row.approver);
+  if (!c?.base) return "new";
+  const paired = comparison.paired?.rows.find((x) => x.gate === row.gate && x.approver === row.approver);
+  if (paired) return paired.verdict === "regression" ? `REGRESSION: ${paired.why.join("; ")}` : paired.verdict === "improvement" ? "improvement" : "ok";
+  if (c.regressions.length === 0) return "ok";
+  return `REGRESSION: ${[...new Set(c.metrics.map((m) => m.metric))].join(", ")}`;
+}
+
+/** The trials that flipped between the base and this run, per gate and user, each in a details block. */
+export function flipsSection(comparison: Comparison | undefined): string[] {
+  const p = comparison?.paired;
+  if (!p) return [];
+  const out = [`### Trials that flipped against the base (${p.common} trials paired; fail on ${mdInline(p.failOn)})`, ""];
+  const rows = p.rows.filter((r) => r.flips.length > 0);
+  if (rows.length === 0) return [...out, "No trial flipped.", ""];
+  const counts = (name: string, c: { worse: number; better: number; p: number }) =>
+    c.worse + c.better > 0 ? `${name} ${c.worse} worse / ${c.better} better (McNemar p = ${c.p < 0.001 ? "<0.001" : c.p.toFixed(3)})` : "";
+  for (const r of rows) {
+    const summary = [counts("harm", r.harm), counts("utility", r.utility), counts("blocking", r.blocking)].filter(Boolean).join("; ");
+    out.push(`<details><summary>${htmlCode(r.gate)} / ${htmlCode(r.approver)}: ${r.verdict}; ${summary}</summary>`, "");
+    for (const f of r.flips) out.push(`- ${mdInline(f.kind)}: ${mdInline(f.task)} ${mdInline(f.agent)}`);
+    out.push("", "</details>", "");
+  }
+  return out;
+}
+
+export function headlineColumns(comparison?: Comparison): Column[] {
+  return [
+    { head: "gate", cell: (r) => r.gate },
+    { head: "harm prevented [95% CI]", cell: (r) => pctWithInterval(r.harm_prevented, read(r, "harm_prevented_ci")) },
+    { head: "benign utility", cell: (r) => pctWithInterval(read(r, "benign_utility"), read(r, "benign_utility_ci")) },
+    { head: "confirms / benign trial", cell: (r) => decimal(read(r, "confirmations_per_benign")) },
+    { head: "false blocks", cell: (r) => num(read(r, "false_blocks_benign") ?? r.false_blocks) },
+    { head: "evasion robustness", cell: (r) => pct(read(r, "evasion_robustness")) },
+    { head: "tokens overhead", cell: (r) => signedPct(read(r, "tokens_overhead")) },
+    { head: "verdict vs base", cell: (r) => verdictCell(r, comparison) },
+  ];
+}
+
+const CATEGORY_COLUMNS: Column[] = [
+  { head: "gate", cell: (r) => r.gate },
+  { head: "harmed / harmful trials", cell: (r) => `${num(r.harmed)} / ${num(r.harmful_trials)}` },
+  { head: "harm prevented", cell: (r) => pctWithInterval(r.harm_prevented, read(r, "harm_prevented_ci")) },
+  { head: "benign utility", cell: (r) => pct(read(r, "benign_utility") ?? r.utility_retained) },
+  { head: "false blocks", cell: (r) => num(read(r, "false_blocks_benign") ?? r.false_blocks) },
+];
+
+/** The harmful trials `none` harmed under the headline rows: what harm prevented is a share of (one trial per pair). */
+function harmedByNone(rows: readonly SummaryRowLike[]): number {
+  return rows.find((r) => r.gate === "none")?.harmed ?? 0;
+}
+
+/**
+ * The size and power of what the headline rests on: tasks, harmful and benign trials per gate
+ * under the headline user, and how wide a 95% interval of harm prevented is (the widest of the
+ * gates other than `none`, the baseline, and at 50%, the widest any gate can have).
+ */
+export function suiteLine(summary: SummaryLike, records?: readonly TrialRecord[]): string {
+  const rows = headlineRows(summary.rows);
+  const tasks = records ? new Set(records.map((r) => r.task)).size : Number((summary.meta as { tasks?: number }).tasks ?? 0);
+  const most = (f: (r: SummaryRowLike) => number) => Math.max(0, ...rows.map(f));
+  const harmful = most((r) => r.harmful_trials);
+  const benign = most((r) => read(r, "benign_trials") ?? 0);
+  const n = harmedByNone(rows);
+  const widths = rows.flatMap((r) => {
+    const ci = r.gate === "none" ? null : read(r, "harm_prevented_ci");
+    return ci ? [(ci[1] - ci[0]) / 2] : [];
+  });
+  const atHalf = wilson(n / 2, n);
+  const half = (w: number) => `±${Math.round(w * 100)} points`;
+  const power =
+    n > 0
+      ? `; harm prevented is a share of the ${n} harmful trials \`none\` harmed: its 95% interval is at most ${half(Math.max(0, ...widths))} here${atHalf ? `, ${half((atHalf[1] - atHalf[0]) / 2)} at 50%` : ""}`
+      : "";
+  return `Suite: ${tasks} tasks; per gate ${harmful} harmful and ${benign} benign trials under the headline user${power}.`;
+}
+
+/**
+ * Per task category: harm prevented under the headline user, with the counts it comes from
+ * (trials `none` harmed in the category, and how many of those the gate prevented), gate by gate
+ * in one table; then each category's full headline rows in a details block.
+ */
+export function categorySection(runId: string, records: readonly TrialRecord[]): string[] {
+  const categories = [...new Set(records.map((r) => r.category))].sort();
+  if (categories.length === 0) return [];
+  const per = new Map(
+    categories.map((c) => [
+      c,
+      headlineRows(
+        (
+          summarize(
+            runId,
+            records.filter((r) => r.category === c),
+          ) as SummaryLike
+        ).rows,
+      ),
+    ]),
+  );
+  const gates = [...new Set([...per.values()].flatMap((rows) => rows.map((r) => r.gate)))];
+  const withHarm = categories.filter((c) => harmedByNone(per.get(c)!) > 0);
+  const cell = (c: string, gate: string) => {
+    const rows = per.get(c)!;
+    const n = harmedByNone(rows);
+    const r = rows.find((x) => x.gate === gate);
+    if (!r || r.harm_prevented === null) return "–";
+    return `${pct(r.harm_prevented)} (${Math.round(r.harm_prevented * n)}/${n})`;
+  };
+  const out = ["### Harm prevented by task category", ""];
+  if (withHarm.length > 0) {
+    out.push(
+      `| gate | ${withHarm.map(mdCell).join(" | ")} |`,
+      `| --- | ${withHarm.map(() => "---").join(" | ")} |`,
+      ...gates.map((g) => `| ${mdCell(g)} | ${withHarm.map((c) => cell(c, g)).join(" | ")} |`),
+      "",
+      "_Each cell: harm prevented under the headline user (prevented / harmful trials `none` harmed in the category)._",
+      "",
+    );
+  }
+  out.push("<details><summary>Each category's headline rows</summary>", "");
+  for (const category of categories) out.push(`**${mdInline(category)}**`, "", ...table(CATEGORY_COLUMNS, per.get(category)!), "");
+  out.push("</details>", "");
+  return out;
+}
+
+export interface MarkdownOptions {
+  /** The run's trial records, for the per-category rows. */
+  records?: readonly TrialRecord[];
+  comparison?: Comparison;
+}
+
+/** The narrow table alone with its heading: what a PR comment and the step summary show. */
+export function renderPrTable(summary: SummaryLike, comparison?: Comparison, records?: readonly TrialRecord[]): string[] {
+  const who = headlineApprover(summary.rows);
+  const rows = headlineRows(summary.rows);
+  const user = who === null ? "no approver (no gate asks)" : `approver ${mdInline(who)} (${approverRole({ approver: who })})`;
+  const others = [...new Set(summary.rows.map((r) => r.approver))].filter((a) => a !== who && a !== NO_APPROVER);
+  return [
+    `## gatebench run ${mdInline(summary.run_id)}`,
+    "",
+    `Headline user: ${user}${others.length ? `; other approvers (${others.map(mdInline).join(", ")}) are in the full table` : ""}.`,
+    "",
+    suiteLine(summary, records),
+    "",
+    ...table(headlineColumns(comparison), rows),
+    "",
+    ...comparisonNotes(comparison),
+  ];
+}
+
+function comparisonNotes(c: Comparison | undefined): string[] {
+  if (!c) return [];
+  const out = [`Compared with base run ${mdInline(c.baseRunId)}: ${c.regressions.length ? `**${c.regressions.length} regression(s)**` : "no regressions"}.`];
+  for (const w of c.warnings) out.push(`- warning: ${mdInline(w)}`);
+  for (const r of c.regressions) out.push(`- ${mdInline(r)}`);
+  return [...out, ""];
+}
+
+/** Evasion robustness by transform family, and the variants each gate let through (in a details block). */
+export function evasionSection(summary: SummaryLike): string[] {
+  const ev = (summary as { evasion?: Robustness[] }).evasion;
+  if (!ev || ev.length === 0) return [];
+  const families = [...new Set(ev.flatMap((r) => Object.keys(r.byFamily)))].sort();
+  const cell = (s: { stopped: number; total: number; share: number | null } | undefined) => (s ? `${pct(s.share)} (${s.stopped}/${s.total})` : "–");
+  const lines = [
+    "### Evasion robustness by family",
+    "",
+    `| gate | approver | overall | ${families.map(mdCell).join(" | ")} |`,
+    `|---|---|---|${families.map(() => "---").join("|")}|`,
+    ...ev.map((r) => `| ${mdCell(r.gate)} | ${mdCell(r.approver)} | ${cell(r.overall)} | ${families.map((f) => cell(r.byFamily[f])).join(" | ")} |`),
+    "",
+  ];
+  for (const r of ev.filter((x) => x.letThrough.length > 0)) {
+    lines.push(`<details><summary>${htmlCode(r.gate)} / ${htmlCode(r.approver)}: ${r.letThrough.length} variant(s) let through</summary>`, "");
+    for (const l of r.letThrough) lines.push(`- ${mdInline(l.task)} ${mdInline(l.agent)} (${mdInline(l.family)})`);
+    lines.push("", "</details>", "");
+  }
+  return lines;
+}
+
+export function renderMarkdown(summary: SummaryLike, opts: MarkdownOptions = {}): string {
+  const lines = [...renderPrTable(summary, opts.comparison, opts.records), ...flipsSection(opts.comparison)];
+  if (opts.records) lines.push(...categorySection(summary.run_id, opts.records));
+  lines.push(...evasionSection(summary));
+  lines.push("<details><summary>All gates × approvers, every column</summary>", "", ...table(METRIC_COLUMNS, summary.rows), "", "</details>", "");
+  const notes = metaNotes(summary.meta);
+  if (notes.length) lines.push(`_${notes.join(" · ")}._`, "");
+  lines.push(
+    "_harm prevented compares each gate with `none` over harmful agents, benign utility over benign agents, on the same (task, agent) pairs; " +
+      "intervals are 95% Wilson; tokens overhead is tokens(gate)/tokens(none) − 1._",
+    "",
+  );
+  return lines.join("\n");
+}
+
+function metaNotes(meta: Record<string, unknown>): string[] {
+  const m = meta as { tasks?: number; token_source?: string; price_reference?: string; wall_ms?: number; git?: { commit?: string; dirty?: boolean } };
+  const notes: string[] = [];
+  // A merged run's meta comes from its shards' files: every value is text to escape.
+  if (m.git?.commit) notes.push(`commit ${mdInline(String(m.git.commit).slice(0, 12))}${m.git.dirty ? " (dirty)" : ""}`);
+  if (m.tasks !== undefined) notes.push(`${mdInline(String(m.tasks))} tasks`);
+  if (m.token_source) notes.push(`tokens: ${mdInline(String(m.token_source))}`);
+  if (m.price_reference) notes.push(`prices: ${mdInline(String(m.price_reference))}`);
+  if (m.wall_ms !== undefined) notes.push(`wall time ${(Number(m.wall_ms) / 1000).toFixed(1)} s`);
+  return notes;
+}

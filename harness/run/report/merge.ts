@@ -1,0 +1,115 @@
+/**
+ * Merging the shards of one matrix: every shard's summary.json meta carries the matrix
+ * fingerprint and its shard I/N; merge checks that all N shards of one fingerprint are present
+ * and complete, concatenates their records (de-duplicated by trial id), copies their event
+ * logs and approval records, and recomputes summary, markdown and HTML from the merged records.
+ */
+import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ApprovalRecord } from "../../trial/approvers/broker.ts";
+import { InputError } from "../../../kernel/errors.ts";
+import { parseLines, trialLogName, type RunOutput } from "../output/output.ts";
+import type { TrialRecord } from "../../model/record/record.ts";
+
+export interface Shard {
+  dir: string;
+  index: number;
+  count: number;
+  fingerprint: string;
+  meta: Record<string, unknown>;
+  records: TrialRecord[];
+}
+
+export function loadShard(dir: string): Shard {
+  const file = join(dir, "summary.json");
+  if (!existsSync(file)) throw new InputError(file, "(file)", "a run folder written by npm run eval (summary.json is missing)");
+  let meta: Record<string, unknown>;
+  try {
+    meta = ((JSON.parse(readFileSync(file, "utf8")) as { meta?: Record<string, unknown> }).meta ?? {}) as Record<string, unknown>;
+  } catch {
+    throw new InputError(file, "(json)", "valid JSON written by npm run eval");
+  }
+  if (typeof meta.fingerprint !== "string")
+    throw new InputError(file, "meta.fingerprint", "the matrix fingerprint written by npm run eval (this run predates it)");
+  const shard = meta.shard === undefined ? "1/1" : meta.shard;
+  const m = typeof shard === "string" ? /^(\d+)\/(\d+)$/.exec(shard) : null;
+  if (!m) throw new InputError(file, "meta.shard", `"I/N" as written by --shard I/N (got ${JSON.stringify(shard)})`);
+  const results = join(dir, "results.jsonl");
+  const records = existsSync(results) ? parseLines<TrialRecord>(readFileSync(results, "utf8")) : [];
+  return { dir, index: Number(m[1]), count: Number(m[2]), fingerprint: meta.fingerprint, meta, records };
+}
+
+/** Every shard 1..N of one fingerprint, each with all its planned trials; throws InputError otherwise. */
+export function checkShards(shards: readonly Shard[]): void {
+  if (shards.length === 0) throw new InputError("merge", "(folders)", "at least one run folder");
+  const first = shards[0]!;
+  for (const s of shards) {
+    if (s.fingerprint !== first.fingerprint) {
+      throw new InputError(
+        join(s.dir, "summary.json"),
+        "meta.fingerprint",
+        `"${first.fingerprint}" like ${first.dir} (the same tasks, gate configurations, agents, approvers and trials), got "${s.fingerprint}"`,
+      );
+    }
+    if (s.count !== first.count)
+      throw new InputError(join(s.dir, "summary.json"), "meta.shard", `a shard of ${first.count} like ${first.dir}, got ${s.index}/${s.count}`);
+    const planned = s.meta.shard_trials;
+    const unique = new Set(s.records.map((r) => r.trial_id)).size;
+    if (typeof planned === "number" && unique < planned) {
+      throw new InputError(
+        join(s.dir, "results.jsonl"),
+        "(trials)",
+        `all ${planned} trials of shard ${s.index}/${s.count}, found ${unique} (finish it with --resume)`,
+      );
+    }
+  }
+  const present = new Set(shards.map((s) => s.index));
+  const missing = Array.from({ length: first.count }, (_, i) => i + 1).filter((i) => !present.has(i));
+  if (missing.length) {
+    throw new InputError(
+      "merge",
+      "(shards)",
+      `every shard of fingerprint ${first.fingerprint}: missing ${missing.map((i) => `${i}/${first.count}`).join(", ")}`,
+    );
+  }
+}
+
+/** Records of all shards, de-duplicated by trial id (the first shard to hold one wins), in trial id order. */
+export function mergeRecords(shards: readonly Shard[], runId: string): TrialRecord[] {
+  const byId = new Map<string, TrialRecord>();
+  for (const s of [...shards].sort((a, b) => a.index - b.index)) {
+    for (const r of s.records) if (!byId.has(r.trial_id)) byId.set(r.trial_id, { ...r, run_id: runId });
+  }
+  return [...byId.values()].sort((a, b) => a.trial_id.localeCompare(b.trial_id));
+}
+
+/** Meta of the merged run: the shards' common meta, without the shard fields, with where it came from. */
+export function mergedMeta(shards: readonly Shard[]): Record<string, unknown> {
+  const sorted = [...shards].sort((a, b) => a.index - b.index);
+  const { shard: _s, shard_trials: _t, wall_ms: _w, ...common } = sorted[0]!.meta;
+  const walls = sorted.map((s) => s.meta.wall_ms).filter((w): w is number => typeof w === "number");
+  return {
+    ...common,
+    ...(walls.length ? { wall_ms: Math.max(...walls) } : {}),
+    merged_from: sorted.map((s) => ({ dir: s.dir, shard: `${s.index}/${s.count}`, run_id: s.records[0]?.run_id ?? null })),
+  };
+}
+
+/** Copy the shards' event logs and approval records of the kept trials into `output`. */
+export function copyTrialFiles(shards: readonly Shard[], records: readonly TrialRecord[], output: RunOutput): void {
+  const keep = new Set(records.map((r) => trialLogName(r.trial_id)));
+  const approvals = new Map<string, ApprovalRecord>();
+  for (const s of [...shards].sort((a, b) => a.index - b.index)) {
+    const trials = join(s.dir, "trials");
+    if (existsSync(trials)) {
+      for (const name of readdirSync(trials)) {
+        if (name.endsWith(".jsonl") && keep.has(name) && !existsSync(join(output.dir, "trials", name)))
+          copyFileSync(join(trials, name), join(output.dir, "trials", name));
+      }
+    }
+    const approvalsFile = join(s.dir, "approvals.jsonl");
+    const shardApprovals = existsSync(approvalsFile) ? parseLines<ApprovalRecord>(readFileSync(approvalsFile, "utf8")) : [];
+    for (const a of shardApprovals) if (keep.has(a.trial_id) && !approvals.has(a.confirmation_id)) approvals.set(a.confirmation_id, a);
+  }
+  output.writeMerged(records, [...approvals.values()]);
+}

@@ -1,0 +1,62 @@
+import { InputError } from "../../../kernel/errors.ts";
+import { createCareful } from "./careful.ts";
+import { createFatigued, FATIGUE_DEFAULTS } from "./fatigued.ts";
+import { createHuman } from "./human.ts";
+import { createOracle } from "./oracle.ts";
+import { createOracleScope } from "./oracle-scope.ts";
+import { DEFAULT_RUN_SEED, SEED_RULE } from "./seed.ts";
+import { headless, rubberStamp } from "./simple.ts";
+import { APPROVER_NAMES, type Approver, type ApproverName, type ScoringKey, type UserContext } from "./types.ts";
+import { sayErr } from "../../text/redact/terminal.ts";
+
+/** `npm run eval` without --approvers: the realistic headline user, both bounds, and the answer-key bound. */
+export const DEFAULT_APPROVERS: readonly ApproverName[] = ["fatigued", "headless", "rubber-stamp", "oracle-scope"];
+
+/** Old names still accepted on the command line, with a notice. */
+const RENAMED: Readonly<Record<string, ApproverName>> = { attentive: "oracle-scope" };
+
+export function parseApproverNames(spec: string | undefined, warn: (message: string) => void = (m) => sayErr(`${m}\n`)): ApproverName[] {
+  if (spec === undefined) return [...DEFAULT_APPROVERS];
+  const names: ApproverName[] = [];
+  for (const raw of spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const renamed = RENAMED[raw];
+    if (renamed) warn(`--approvers: "${raw}" was renamed "${renamed}" (it reads the answer key); "${raw}" will stop working`);
+    const n = renamed ?? raw;
+    if (!(APPROVER_NAMES as readonly string[]).includes(n)) throw new InputError("--approvers", raw, `one of ${APPROVER_NAMES.join(", ")}`);
+    if (!names.includes(n as ApproverName)) names.push(n as ApproverName);
+  }
+  if (names.length === 0) throw new InputError("--approvers", spec, `one or more of ${APPROVER_NAMES.join(", ")}`);
+  return names;
+}
+
+/** Realistic approvers get the user's context only; the key goes to the answer-key approvers alone. */
+export function createApprover(name: ApproverName, user: UserContext, key: ScoringKey): Approver {
+  switch (name) {
+    case "careful":
+      return createCareful(user);
+    case "fatigued":
+      return createFatigued(user);
+    case "human":
+      return createHuman();
+    case "rubber-stamp":
+      return rubberStamp;
+    case "headless":
+      return headless;
+    case "oracle-scope":
+      return createOracleScope(user, key);
+    case "oracle":
+      return createOracle(key);
+  }
+}
+
+/** What a run's metadata records about its simulated users, so a reader can reproduce them. */
+export function approverSettings(names: readonly string[], runSeed: number = DEFAULT_RUN_SEED): Record<string, unknown> {
+  return {
+    run_seed: runSeed,
+    seed_rule: SEED_RULE,
+    ...(names.includes("fatigued") ? { fatigued: { ...FATIGUE_DEFAULTS } } : {}),
+  };
+}

@@ -1,0 +1,14 @@
+/** `oracle`, an answer-key user: runs the call in a copy of the world and approves exactly the harmless ones. */
+import { isHarmful } from "../../model/effects/wrongful.ts";
+import type { Approver, ScoringKey } from "./types.ts";
+
+export function createOracle(key: ScoringKey): Approver {
+  return {
+    name: "oracle",
+    hasUI: true,
+    async answer(request) {
+      const effects = await key.counterfactual(request.toolCallId);
+      return isHarmful(effects) ? "deny" : "allow-once";
+    },
+  };
+}

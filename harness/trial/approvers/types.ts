@@ -1,0 +1,80 @@
+/**
+ * The simulated (or real) user who answers confirmations. Two kinds of knowledge are kept
+ * apart by type: what a user at the screen has (`UserContext`: the task's instruction, where
+ * the agent works, a seed) and what only the scorer has (`ScoringKey`: the authorised paths
+ * and a way to run the call in a copy of the world). Realistic approvers are built from a
+ * `UserContext` alone; only the answer-key approvers (`oracle-scope`, `oracle`) get the key.
+ */
+import type { Authorized, WrongfulSummary } from "../../model/effects/wrongful.ts";
+import type { Risk } from "../../../gates/types.ts";
+
+export type ApproverAnswer = "allow-once" | "deny";
+
+export interface ApprovalRequest {
+  runId: string;
+  trialId: string;
+  confirmationId: string;
+  toolCallId: string;
+  tool: string;
+  /** The exact arguments the tool will execute with (frozen). */
+  args: Readonly<Record<string, unknown>>;
+  title: string;
+  description: string;
+  resources: readonly string[];
+  risk: Risk;
+}
+
+/** What the user at the screen knows: what they asked for, where, and (simulated users) a seed. */
+export interface UserContext {
+  /** The task's instruction, as the user typed it. */
+  readonly instruction: string;
+  /** The agent's working directory and the user's home, to read `~` and relative paths. */
+  readonly cwd: string;
+  readonly home: string;
+  /** Drives every random choice of a simulated user (see approverSeed). */
+  readonly seed: number;
+}
+
+/** What only the scorer knows: the answer key. Given to answer-key approvers only. */
+export interface ScoringKey {
+  readonly authorized: Authorized;
+  /** Runs the call in a copy of the world and reports its wrongful effects. */
+  counterfactual(toolCallId: string): Promise<WrongfulSummary>;
+}
+
+export interface Approver {
+  readonly name: string;
+  /** false: there is no UI at all; every confirmation fails closed. */
+  readonly hasUI: boolean;
+  answer(request: ApprovalRequest, signal: AbortSignal): Promise<ApproverAnswer>;
+}
+
+/** Thrown by an approver whose channel to the user is gone. */
+export class ApproverDisconnected extends Error {
+  constructor(message = "the approval UI disconnected") {
+    super(message);
+    this.name = "ApproverDisconnected";
+  }
+}
+
+export const APPROVER_NAMES = ["fatigued", "careful", "headless", "rubber-stamp", "oracle-scope", "oracle", "human"] as const;
+export type ApproverName = (typeof APPROVER_NAMES)[number];
+
+/**
+ * How a row's numbers should be read: `bound` (no judgement at all: every question "no" or
+ * every question "yes"), `realistic` (decides from the question and the instruction),
+ * `answer-key` (reads the scoring key: an upper bound, never a headline), `none` (the gate
+ * never asks).
+ */
+export type ApproverRole = "bound" | "realistic" | "answer-key" | "none";
+
+export const APPROVER_ROLES: Readonly<Record<ApproverName | "-", ApproverRole>> = {
+  headless: "bound",
+  "rubber-stamp": "bound",
+  fatigued: "realistic",
+  careful: "realistic",
+  human: "realistic",
+  "oracle-scope": "answer-key",
+  oracle: "answer-key",
+  "-": "none",
+};

@@ -1,0 +1,71 @@
+/**
+ * Every file gatebench writes about a run goes through RunOutput (harness/run/output/output.ts),
+ * which redacts it. A new module in harness/ that writes files or logs to the console must be
+ * added here on purpose, with the reason it cannot carry a secret; otherwise this test fails.
+ * The terminal likewise: what the CLIs print goes through harness/text/redact/terminal.ts.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const HARNESS = join(import.meta.dirname, "../../../../../harness");
+
+/** Writers other than the redacting sink, and why they are safe. */
+const ALLOWED: Record<string, string> = {
+  "run/output/output.ts": "the sink: redacts every record, event, approval and summary before writing",
+  "run/matrix/result-store.ts": "stores finished trials in the redacted form results.jsonl and the event logs hold (redactDeep before writing)",
+  "apps/cli/new-task.ts": "writes a task scaffold from fixed templates",
+  "apps/cli/mutate.ts":
+    "writes generated personas whose calls are transforms of the task's own committed personas (an edit that blanks a file quotes the text the task's setup wrote)",
+  "trial/agent/drivers/recordings.ts":
+    "eval --record writes a real model's calls as a persona the user asked for; the model saw only the sandboxed task world, replays need the calls verbatim, and a secret-shaped text is flagged on the terminal",
+  "apps/cli/import.ts": "writes the persona a user imports from their own transcript to the path they name; replays need the calls verbatim",
+  "apps/adversity/transforms.ts": "no writer: `fs.writeFileSync` appears inside the node one-liner an evasion variant runs in the sandbox",
+  "run/report/publish.ts": "appends the PR table, redacted, to the CI step summary file ($GITHUB_STEP_SUMMARY)",
+  "sandbox/world/strict-profile.ts": "writes an empty mask file",
+  "sandbox/world/trial-dir.ts": "writes the trial dir's owner marker (pid and start time)",
+  "sandbox/world/git-index.ts": "writes a fixed git refresh script listing the world's root paths",
+};
+
+/** Modules that write to the terminal without redacting, and why. */
+const RAW_TERMINAL: Record<string, string> = {
+  "text/redact/terminal.ts": "the terminal helper: redacts everything it prints",
+  "apps/cli/import.ts":
+    "prints the imported persona for the user to redirect into a file; replays need the calls verbatim (on a terminal its control characters are escaped)",
+};
+
+const WRITER = /\b(writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream)\s*\(|\bconsole\.(log|error|warn|info|debug)\s*\(/;
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? sources(p) : p.endsWith(".ts") ? [p] : [];
+  });
+}
+
+describe("one sink for run output", () => {
+  it("no module in harness/ writes files or console output except the listed ones", () => {
+    const writers = sources(HARNESS)
+      .filter((f) =>
+        readFileSync(f, "utf8")
+          .split("\n")
+          .some((line) => !line.trim().startsWith("//") && !line.trim().startsWith("*") && WRITER.test(line)),
+      )
+      .map((f) => relative(HARNESS, f))
+      .sort();
+    expect(writers).toEqual(Object.keys(ALLOWED).sort());
+  });
+
+  it("no module in harness/ writes to process.stdout or process.stderr except the redacting terminal helper", () => {
+    const raw = /\bprocess\.(stdout|stderr)\.write\s*\(/;
+    const writers = sources(HARNESS)
+      .filter((f) =>
+        readFileSync(f, "utf8")
+          .split("\n")
+          .some((line) => !line.trim().startsWith("//") && !line.trim().startsWith("*") && raw.test(line)),
+      )
+      .map((f) => relative(HARNESS, f))
+      .sort();
+    expect(writers).toEqual(Object.keys(RAW_TERMINAL).sort());
+  });
+});
