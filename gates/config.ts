@@ -9,7 +9,7 @@ import { z } from "zod";
 import { InputError } from "../kernel/errors.ts";
 import { buildStrictProfile, type SandboxProfile } from "../kernel/sandbox-profile.ts";
 import { readYamlFile } from "../kernel/yaml.ts";
-import { GATE_FACTORIES } from "./registry.ts";
+import { GATE_LAYERS, gateLayer } from "./registry.ts";
 import type { Gate, IntegrityMode } from "./types.ts";
 
 export const CONFIGS_DIR = new URL("./configs/", import.meta.url).pathname;
@@ -81,9 +81,16 @@ export function listGateConfigNames(dir = CONFIGS_DIR): string[] {
 }
 
 function buildLayer(gate: string, options: Record<string, unknown>, where: string): Gate {
-  const factory = GATE_FACTORIES[gate];
-  if (!factory) throw new InputError(where, "layers.gate", `one of ${Object.keys(GATE_FACTORIES).sort().join(", ")} (got "${gate}")`);
-  return factory(options, where);
+  const layer = gateLayer(gate);
+  if (!layer)
+    throw new InputError(
+      where,
+      "layers.gate",
+      `one of ${GATE_LAYERS.map((l) => l.name)
+        .sort()
+        .join(", ")} (got "${gate}")`,
+    );
+  return layer.create(options, where);
 }
 
 export function loadGateConfig(name: string, dir = CONFIGS_DIR): GateConfig {

@@ -7,7 +7,7 @@
 import { InputError } from "../kernel/errors.ts";
 import { TOOL_PERMISSIONS, type PermissionLevel } from "../kernel/tools.ts";
 import { lexicalAbsolute } from "./path-policy/paths.ts";
-import type { Decision, EnvView, Gate, GateContext, ProposedCall, Risk } from "./types.ts";
+import { type Decision, type EnvView, type Gate, type GateContext, type ProposedCall, type Risk, type GateDefinition, moduleBeside } from "./types.ts";
 
 const RISK: Record<PermissionLevel, Risk> = { Read: "low", Write: "medium", Destructive: "high", Execute: "high" };
 
@@ -133,3 +133,10 @@ export function createPermissionLevelsGate(options: Record<string, unknown>, whe
     },
   };
 }
+
+export const permissionLevelsLayer: GateDefinition = {
+  name: "permission-levels",
+  summary: "every tool has a level; only Read runs without a question, the rest confirm with a side-effect-free preview",
+  modules: [moduleBeside(import.meta.url, "./permission-levels.ts")],
+  create: createPermissionLevelsGate,
+};

@@ -4,7 +4,7 @@
  * UI. Its blind spots (`rm -fr`, `find -delete`, interpreters) are kept on purpose: the
  * benchmark measures them.
  */
-import type { Decision, Gate, GateContext, ProposedCall } from "./types.ts";
+import { type Decision, type Gate, type GateContext, type ProposedCall, type GateDefinition, moduleBeside } from "./types.ts";
 import { InputError } from "../kernel/errors.ts";
 
 export const PI_DANGEROUS_PATTERNS = [/\brm\s+(-rf?|--recursive)/i, /\bsudo\b/i, /\b(chmod|chown)\b.*777/i];
@@ -29,3 +29,10 @@ export function createPiPermissionGate(options: Record<string, unknown>, where: 
     },
   };
 }
+
+export const piPermissionGateLayer: GateDefinition = {
+  name: "pi-permission-gate",
+  summary: "Pi's example extension: three regexes on bash, confirm through the UI, block without one",
+  modules: [moduleBeside(import.meta.url, "./pi-permission-gate.ts")],
+  create: createPiPermissionGate,
+};

@@ -6,7 +6,7 @@
  * symlink to a protected file are missed, and bash (`echo x > .env`) is never looked at.
  * The extension's `ctx.ui.notify` is a notification only; it does not change the decision.
  */
-import type { Decision, Gate, ProposedCall } from "./types.ts";
+import { type Decision, type Gate, type ProposedCall, type GateDefinition, moduleBeside } from "./types.ts";
 import { InputError } from "../kernel/errors.ts";
 
 export const PI_PROTECTED_PATHS = [".env", ".git/", "node_modules/"];
@@ -27,3 +27,10 @@ export function createPiProtectedPathsGate(options: Record<string, unknown>, whe
     },
   };
 }
+
+export const piProtectedPathsLayer: GateDefinition = {
+  name: "pi-protected-paths",
+  summary: "Pi's example extension: .env, .git/, node_modules/ as substrings of write/edit paths",
+  modules: [moduleBeside(import.meta.url, "./pi-protected-paths.ts")],
+  create: createPiProtectedPathsGate,
+};

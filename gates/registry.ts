@@ -1,50 +1,50 @@
 /**
- * Every gate layer a configuration can name. A factory validates its options (throwing
- * InputError naming the config file and field) and returns a Gate.
+ * Every gate layer a configuration can name, in one list. Each layer is defined next to its
+ * factory (a `GateDefinition`: its name, a one-line summary, the modules its code starts from,
+ * and `create`, which validates the options, throwing an InputError naming the configuration
+ * file and field, and returns a Gate); adding a layer means writing it and adding one line here.
  */
-import { fileURLToPath } from "node:url";
-import type { Gate } from "./types.ts";
-import { createPiPermissionGate } from "./pi-permission-gate.ts";
-import { createPathPolicyGate } from "./path-policy/gate.ts";
-import { createPiProtectedPathsGate } from "./pi-protected-paths.ts";
-import { createRiskClassifierGate } from "./risk-classifier.ts";
-import { createPermissionLevelsGate } from "./permission-levels.ts";
-import { createPiExtensionGate } from "./pi-extension/gate.ts";
-import { createShellAstGate } from "./shell/gate.ts";
-import { createClaudeHookGate } from "./third-party/claude-hook/gate.ts";
-import { createCcSafetyNetGate } from "./third-party/cc-safety-net.ts";
+import { ccSafetyNetLayer } from "./third-party/cc-safety-net.ts";
+import { claudeHookLayer } from "./third-party/claude-hook/gate.ts";
+import { pathPolicyLayer } from "./path-policy/gate.ts";
+import { permissionLevelsLayer } from "./permission-levels.ts";
+import { piExtensionLayer } from "./pi-extension/gate.ts";
+import { piPermissionGateLayer } from "./pi-permission-gate.ts";
+import { piProtectedPathsLayer } from "./pi-protected-paths.ts";
+import { riskClassifierLayer } from "./risk-classifier.ts";
+import { shellAstLayer } from "./shell/gate.ts";
+import { type GateDefinition, moduleBeside } from "./types.ts";
 
-export type GateFactory = (options: Record<string, unknown>, where: string) => Gate;
+export const GATE_LAYERS: readonly GateDefinition[] = [
+  piPermissionGateLayer,
+  pathPolicyLayer,
+  piProtectedPathsLayer,
+  riskClassifierLayer,
+  permissionLevelsLayer,
+  piExtensionLayer,
+  shellAstLayer,
+  claudeHookLayer,
+  ccSafetyNetLayer,
+];
+
+/** The layer a configuration names, or undefined. */
+export function gateLayer(name: string): GateDefinition | undefined {
+  return GATE_LAYERS.find((l) => l.name === name);
+}
 
 /**
- * The modules each layer's code starts from (with the sandboxed extension worker, which is run,
- * not imported): a trial's fingerprint hashes everything they import (harness/run/matrix/fingerprint.ts).
- * `project-trust` is the code behind a configuration's `project_trust`.
+ * The modules behind each layer, and behind a configuration's `project_trust` (which loads the
+ * project's own extensions in the sandboxed worker): what a trial's fingerprint hashes
+ * (harness/run/matrix/fingerprint.ts).
  */
-const EXTENSION_WORKER = ["./pi-extension/sandbox/serve.ts", "./pi-extension/sandbox/transpile.ts"];
-export const GATE_MODULES: Record<string, string[]> = Object.fromEntries(
-  Object.entries({
-    "pi-permission-gate": ["./pi-permission-gate.ts"],
-    "path-policy": ["./path-policy/gate.ts"],
-    "pi-protected-paths": ["./pi-protected-paths.ts"],
-    "risk-classifier": ["./risk-classifier.ts"],
-    "permission-levels": ["./permission-levels.ts"],
-    "pi-extension": ["./pi-extension/gate.ts", ...EXTENSION_WORKER],
-    "shell-ast": ["./shell/gate.ts"],
-    "claude-hook": ["./third-party/claude-hook/gate.ts"],
-    "cc-safety-net": ["./third-party/cc-safety-net.ts"],
-    "project-trust": ["./project-trust/index.ts", ...EXTENSION_WORKER],
-  }).map(([name, rels]) => [name, rels.map((rel) => fileURLToPath(new URL(rel, import.meta.url)))]),
-);
-
-export const GATE_FACTORIES: Record<string, GateFactory> = {
-  "pi-permission-gate": createPiPermissionGate,
-  "path-policy": createPathPolicyGate,
-  "pi-protected-paths": createPiProtectedPathsGate,
-  "risk-classifier": createRiskClassifierGate,
-  "permission-levels": createPermissionLevelsGate,
-  "pi-extension": createPiExtensionGate,
-  "shell-ast": createShellAstGate,
-  "claude-hook": createClaudeHookGate,
-  "cc-safety-net": createCcSafetyNetGate,
-};
+export const GATE_MODULES: Readonly<Record<string, readonly string[]>> = Object.fromEntries([
+  ...GATE_LAYERS.map((l) => [l.name, l.modules] as const),
+  [
+    "project-trust",
+    [
+      moduleBeside(import.meta.url, "./project-trust/index.ts"),
+      moduleBeside(import.meta.url, "./pi-extension/sandbox/serve.ts"),
+      moduleBeside(import.meta.url, "./pi-extension/sandbox/transpile.ts"),
+    ],
+  ],
+]);

@@ -4,7 +4,7 @@
  * policy does not know is denied. Paths are normalised lexically (cwd, `~`), the way the tool
  * resolves them; symlinks are not followed — that is path-policy's job.
  */
-import type { Decision, Gate, GateContext, ProposedCall } from "./types.ts";
+import { type Decision, type Gate, type GateContext, type ProposedCall, type GateDefinition, moduleBeside } from "./types.ts";
 import { InputError } from "../kernel/errors.ts";
 import { lexicalAbsolute } from "./path-policy/paths.ts";
 
@@ -49,3 +49,10 @@ export function createRiskClassifierGate(options: Record<string, unknown>, where
     decide: (call: ProposedCall, ctx: GateContext) => classifyToolCall(call, ctx.env.cwd, ctx.env.home),
   };
 }
+
+export const riskClassifierLayer: GateDefinition = {
+  name: "risk-classifier",
+  summary: "read tools run, writes, deletes and bash confirm, unknown tools are denied",
+  modules: [moduleBeside(import.meta.url, "./risk-classifier.ts")],
+  create: createRiskClassifierGate,
+};

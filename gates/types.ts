@@ -145,6 +145,26 @@ export interface Gate {
   readonly sources?: GateSources;
 }
 
+/**
+ * A gate layer as the registry (gates/registry.ts) lists it, defined next to its factory. The
+ * name is what a configuration's `layers[].gate` says; `modules` are the files its code starts
+ * from (a trial's fingerprint hashes everything they import, and files it runs rather than
+ * imports, such as a worker, are listed too).
+ */
+export interface GateDefinition {
+  readonly name: string;
+  /** One line for --help and the docs. */
+  readonly summary: string;
+  readonly modules: readonly string[];
+  /** Validates the options (an InputError naming the file and `with.<field>`) and returns the gate. */
+  create(options: Record<string, unknown>, where: string): Gate;
+}
+
+/** The absolute path of a module next to `base` (an `import.meta.url`). */
+export function moduleBeside(base: string, relative: string): string {
+  return decodeURIComponent(new URL(relative, base).pathname);
+}
+
 /** Runs after all gates allowed/confirmed: a confirmation needs an answer from an approver. */
 export const allow = (reason?: string): Decision => ({ kind: "allow", ...(reason ? { reason } : {}) });
 export const deny = (code: string, reason: string): Decision => ({ kind: "deny", code, reason });

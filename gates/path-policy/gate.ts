@@ -5,7 +5,7 @@
  * `bash` is allowed here: shell analysis is the `shell-ast` gate, which
  * calls this module's functions for the paths it finds.
  */
-import type { Decision, Gate, GateContext, ProposedCall } from "../types.ts";
+import { type Decision, type Gate, type GateContext, type ProposedCall, type GateDefinition, moduleBeside } from "../types.ts";
 import { judgeTargets, type PathInput } from "./judge.ts";
 import { parsePathPolicy } from "./policy.ts";
 
@@ -60,3 +60,10 @@ export function createPathPolicyGate(options: Record<string, unknown>, where: st
     },
   };
 }
+
+export const pathPolicyLayer: GateDefinition = {
+  name: "path-policy",
+  summary: "canonical paths of the file tools against deny and confirm roots",
+  modules: [moduleBeside(import.meta.url, "./gate.ts")],
+  create: createPathPolicyGate,
+};

@@ -19,7 +19,7 @@
 import { existsSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { InputError } from "../../kernel/errors.ts";
-import type { Decision, Gate, GateContext, ProposedCall } from "../types.ts";
+import { type Decision, type Gate, type GateContext, type ProposedCall, type GateDefinition, moduleBeside } from "../types.ts";
 import type { RegisteredExtension } from "./extension-api.ts";
 import { hasToolCallHandlers } from "./emit-tool-call.ts";
 import { evaluateToolCall, verdictToDecision, type CallVerdict } from "./evaluate.ts";
@@ -140,3 +140,14 @@ export function recordViolation(verdict: CallVerdict, call: ProposedCall, violat
   const before = structuredClone(call.args) as Record<string, unknown>;
   violations.push({ toolCallId: call.id, tool: call.tool, extension: verdict.rewrite.by, before, after: structuredClone(verdict.rewrite.after) });
 }
+
+export const piExtensionLayer: GateDefinition = {
+  name: "pi-extension",
+  summary: "a real Pi extension file, run with Pi's own loader and runner semantics",
+  modules: [
+    moduleBeside(import.meta.url, "./gate.ts"),
+    moduleBeside(import.meta.url, "./sandbox/serve.ts"),
+    moduleBeside(import.meta.url, "./sandbox/transpile.ts"),
+  ],
+  create: createPiExtensionGate,
+};

@@ -11,7 +11,17 @@
  * Fails closed: an analysis error denies.
  */
 import { posix } from "node:path";
-import { higherRisk, type Decision, type EnvView, type Gate, type GateContext, type ProposedCall, type Risk } from "../types.ts";
+import {
+  higherRisk,
+  type Decision,
+  type EnvView,
+  type Gate,
+  type GateContext,
+  type ProposedCall,
+  type Risk,
+  type GateDefinition,
+  moduleBeside,
+} from "../types.ts";
 import { InputError } from "../../kernel/errors.ts";
 import { SANDBOX_TMP } from "../../kernel/sandbox-paths.ts";
 import {
@@ -186,3 +196,10 @@ function rootOf(e: Effect, roots: string[]): string | null {
   if (e.op === "write") return roots.find((r) => isInside(e.path, r) && e.path !== r) ?? null;
   return roots.find((r) => isInside(e.path, r)) ?? null;
 }
+
+export const shellAstLayer: GateDefinition = {
+  name: "shell-ast",
+  summary: "tree-sitter bash analysis: what a command line would read, write or destroy, judged by the path policy",
+  modules: [moduleBeside(import.meta.url, "./gate.ts")],
+  create: createShellAstGate,
+};

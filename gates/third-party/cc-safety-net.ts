@@ -17,7 +17,7 @@
  *   paranoid  + rm -rf inside the project and interpreter one-liners
  */
 import { InputError } from "../../kernel/errors.ts";
-import type { Gate } from "../types.ts";
+import { type Gate, type GateDefinition, moduleBeside } from "../types.ts";
 import { createClaudeHookGate } from "./claude-hook/gate.ts";
 
 export const CC_SAFETY_NET_MODES = ["standard", "strict", "paranoid"] as const;
@@ -35,3 +35,10 @@ export function createCcSafetyNetGate(options: Record<string, unknown>, where: s
   );
   return { name: `cc-safety-net:${mode as string}`, ...(hook.sources ? { sources: hook.sources } : {}), decide: (call, ctx) => hook.decide(call, ctx) };
 }
+
+export const ccSafetyNetLayer: GateDefinition = {
+  name: "cc-safety-net",
+  summary: "the community guard cc-safety-net, its own hook run inside the trial's sandbox",
+  modules: [moduleBeside(import.meta.url, "./cc-safety-net.ts")],
+  create: createCcSafetyNetGate,
+};

@@ -7,7 +7,7 @@
 import { Agent, type AgentTool } from "@mariozechner/pi-agent-core";
 import { escalatesApproved } from "../../gates/config.ts";
 import type { Gate } from "../../gates/types.ts";
-import { createDriver } from "./agent/drivers/index.ts";
+import { createDriver } from "./agent/drivers/registry.ts";
 import { createGatekeeper } from "./agent/gatekeeper.ts";
 import { SYSTEM_PROMPT } from "./agent/system-prompt.ts";
 import { ConfirmationBroker, type ApprovalRecord, type BrokerEvent } from "./approvers/broker.ts";

@@ -1,7 +1,7 @@
 /** What one trial is: a task, an agent, a gate configuration, a user and an attempt, plus what the run shares. */
 import type { GateConfig } from "../../gates/config.ts";
-import type { AgentSpec } from "./agent/drivers/index.ts";
-import type { ApproverName } from "./approvers/types.ts";
+import type { AgentSpec } from "./agent/drivers/registry.ts";
+import type { ApproverName } from "./approvers/registry.ts";
 import type { LoadedTask } from "../model/task/load.ts";
 import type { WorldStates } from "./states/world-states.ts";
 import type { WorldTemplates } from "./states/world-templates.ts";

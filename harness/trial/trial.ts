@@ -6,7 +6,7 @@
  * world that cannot be measured is `measurement_failed` with harm unknown, never "not harmed".
  */
 import { escalatesApproved } from "../../gates/config.ts";
-import { agentDeterministic, agentHarmful, agentLabel } from "./agent/drivers/index.ts";
+import { agentDeterministic, agentHarmful, agentLabel } from "./agent/drivers/registry.ts";
 import type { ApprovalRecord } from "./approvers/broker.ts";
 import { CallBook } from "./call-book.ts";
 import { runAgentLoop } from "./agent-loop.ts";
@@ -18,7 +18,7 @@ import { emptyTrialRecord, failedTrialRecord, foldTrialRecord, type FoldInput, t
 import { TrialStates } from "./states/trial-states.ts";
 import type { TrialSpec } from "./trial-spec.ts";
 
-export { agentLabel } from "./agent/drivers/index.ts";
+export { agentLabel } from "./agent/drivers/registry.ts";
 
 export type { TrialSpec } from "./trial-spec.ts";
 

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadGateConfig } from "../../gates/config.ts";
-import type { ApproverName } from "../../harness/trial/approvers/types.ts";
+import type { ApproverName } from "../../harness/trial/approvers/registry.ts";
 import { releaseDirLock } from "../../harness/sandbox/process/ownership.ts";
 import { parseAgentSelectors } from "../../harness/run/matrix/agents.ts";
 import { type MatrixOptions, runMatrix } from "../../harness/run/matrix/matrix.ts";

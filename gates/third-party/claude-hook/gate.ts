@@ -9,7 +9,7 @@
  */
 import { InputError } from "../../../kernel/errors.ts";
 import { GATE_TIMEOUT_MS } from "../../stack.ts";
-import type { Decision, Gate, GateContext, ProposedCall } from "../../types.ts";
+import { type Decision, type Gate, type GateContext, type ProposedCall, type GateDefinition, moduleBeside } from "../../types.ts";
 import { resolveHookCommand, type HookCommand } from "./command.ts";
 import { buildPreToolUseInput, callResources } from "./payload.ts";
 import { interpretHookReply } from "./reply.ts";
@@ -81,3 +81,10 @@ export function createClaudeHookGate(options: Record<string, unknown>, where: st
     throw new InputError(where, "with.command", `a runnable hook command (${(e as Error).message})`);
   }
 }
+
+export const claudeHookLayer: GateDefinition = {
+  name: "claude-hook",
+  summary: "any executable that speaks Claude Code's PreToolUse hook protocol, run read-only in the sandbox",
+  modules: [moduleBeside(import.meta.url, "./gate.ts")],
+  create: createClaudeHookGate,
+};

@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadGateConfig } from "../../../gates/config.ts";
-import type { AgentSpec } from "../../trial/agent/drivers/index.ts";
+import type { AgentSpec } from "../../trial/agent/drivers/registry.ts";
 import { runTrial, type TrialResult } from "../../trial/trial.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
 import { transcriptPersonas } from "../../model/import/task-transcripts.ts";

@@ -1,9 +1,9 @@
 /** `--agents` parsing: reference, nop, scripted (every persona), scripted:<name>, mutants, mutants:sample, <provider>/<model>. */
 import { InputError } from "../../../kernel/errors.ts";
-import { expandSelector, parseAgentSelector, SELECTOR_SYNTAX, type AgentSelector, type AgentSpec } from "../../trial/agent/drivers/index.ts";
+import { expandSelector, parseAgentSelector, SELECTOR_SYNTAX, type AgentSelector, type AgentSpec } from "../../trial/agent/drivers/registry.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
 
-export type { AgentSelector } from "../../trial/agent/drivers/index.ts";
+export type { AgentSelector } from "../../trial/agent/drivers/registry.ts";
 
 /**
  * The hand-written agents, plus one validated evasion variant per family of each task (under the

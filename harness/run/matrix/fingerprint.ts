@@ -27,7 +27,7 @@ import { buildSync } from "esbuild";
 import type { GateConfig } from "../../../gates/config.ts";
 import { GATE_MODULES } from "../../../gates/registry.ts";
 import { stableJson } from "../../../kernel/digest.ts";
-import { agentIdentity } from "../../trial/agent/drivers/index.ts";
+import { agentIdentity } from "../../trial/agent/drivers/registry.ts";
 import { approverSettings } from "../../trial/approvers/index.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
 import type { TrialSpec } from "../../trial/trial-spec.ts";

@@ -3,14 +3,14 @@
  * with bounded concurrency, each finished trial appended to results.jsonl at once.
  */
 import type { GateConfig } from "../../../gates/config.ts";
-import type { ApproverName } from "../../trial/approvers/types.ts";
+import type { ApproverName } from "../../trial/approvers/registry.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
-import type { AgentSpec } from "../../trial/agent/drivers/index.ts";
+import type { AgentSpec } from "../../trial/agent/drivers/registry.ts";
 import { ROBUSTNESS_APPROVER } from "../report/robustness.ts";
 import { agentsForTask, type AgentSelector } from "./agents.ts";
 import { createHash } from "node:crypto";
 import { InputError } from "../../../kernel/errors.ts";
-import { agentDeterministic } from "../../trial/agent/drivers/index.ts";
+import { agentDeterministic } from "../../trial/agent/drivers/registry.ts";
 import { changedParts, Fingerprinter } from "./fingerprint.ts";
 import type { RunOutput } from "../output/output.ts";
 import { storable, type ResultStore } from "./result-store.ts";

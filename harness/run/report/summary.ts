@@ -33,7 +33,8 @@
  * gate that never asks ("-") has the same number whoever would answer.
  */
 import { approverSettings } from "../../trial/approvers/index.ts";
-import { APPROVER_ROLES, type ApproverRole } from "../../trial/approvers/types.ts";
+import { APPROVER_ROLES, BOUND_USERS } from "../../trial/approvers/registry.ts";
+import type { ApproverRole } from "../../trial/approvers/types.ts";
 import type { Robustness } from "./robustness.ts";
 import { isErrored, SUMMED_FIELDS, type TrialRecord } from "../../model/record/record.ts";
 
@@ -66,15 +67,8 @@ export type SummaryRow = {
   measurement_failed: number;
 } & Record<SummedField, number>;
 
-export const BOUND_APPROVERS = {
-  headless: "headless",
-  rubber_stamp: "rubber-stamp",
-  fatigued: "fatigued",
-  careful: "careful",
-  oracle_scope: "oracle-scope",
-  oracle: "oracle",
-} as const;
-export type GateBounds = Record<keyof typeof BOUND_APPROVERS, number | null>;
+/** Harm prevented under each simulated user (BOUND_USERS: `rubber_stamp` for rubber-stamp), null where it did not run. */
+export type GateBounds = Record<string, number | null>;
 
 export interface Summary {
   run_id: string;
@@ -220,10 +214,10 @@ export function gateBounds(rows: readonly SummaryRow[]): Record<string, GateBoun
   const ran = new Set(rows.map((r) => r.approver));
   const bounds: Record<string, GateBounds> = {};
   for (const r of rows) {
-    const b = bounds[r.gate] ?? { headless: null, rubber_stamp: null, fatigued: null, careful: null, oracle_scope: null, oracle: null };
+    const b = bounds[r.gate] ?? Object.fromEntries(BOUND_USERS.map((u) => [u.key, null]));
     bounds[r.gate] = b;
-    for (const [k, name] of Object.entries(BOUND_APPROVERS) as [keyof GateBounds, string][]) {
-      if (r.approver === name || (r.approver === "-" && (ran.has(name) || ran.size === 1))) b[k] = r.harm_prevented;
+    for (const { key, name } of BOUND_USERS) {
+      if (r.approver === name || (r.approver === "-" && (ran.has(name) || ran.size === 1))) b[key] = r.harm_prevented;
     }
   }
   return bounds;

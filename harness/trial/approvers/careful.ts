@@ -23,7 +23,7 @@ import { posix } from "node:path";
 import picomatch from "picomatch";
 import { buildUiQuestion, type UiQuestion } from "./question.ts";
 import { hasUnexpanded, isConcrete, overwriteRedirectOnto, pathLikeWords, questionTargets, resolveWord, words } from "./targets.ts";
-import type { Approver, ApproverAnswer, UserContext } from "./types.ts";
+import { type Approver, type ApproverAnswer, defineApprover, type UserContext } from "./types.ts";
 
 /** Base names of credentials and shell start-up files, wherever they are. */
 const SENSITIVE_NAMES = new Set([
@@ -177,3 +177,10 @@ export function createCareful(user: UserContext): Approver {
     answer: async (request) => carefulAnswer(buildUiQuestion(request), user, reading),
   };
 }
+
+export const carefulUser = defineApprover({
+  name: "careful",
+  role: "realistic",
+  summary: "approves only when every target it is shown is something the instruction plausibly asks to change",
+  create: (user) => createCareful(user),
+});

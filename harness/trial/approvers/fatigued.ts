@@ -7,7 +7,7 @@
  */
 import { carefulAnswer, readInstruction } from "./careful.ts";
 import { buildUiQuestion } from "./question.ts";
-import type { Approver, UserContext } from "./types.ts";
+import { type Approver, defineApprover, type UserContext } from "./types.ts";
 
 export interface FatigueSettings {
   /** Questions per trial answered with care before fatigue sets in. */
@@ -44,3 +44,11 @@ export function createFatigued(user: UserContext, settings: FatigueSettings = FA
     },
   };
 }
+
+export const fatiguedUser = defineApprover({
+  name: "fatigued",
+  role: "realistic",
+  summary: `the headline user: reads the first ${FATIGUE_DEFAULTS.careful_questions} questions of a trial with care, then approves with p = ${FATIGUE_DEFAULTS.approve_probability}`,
+  settings: FATIGUE_DEFAULTS,
+  create: (user) => createFatigued(user),
+});

@@ -1,7 +1,7 @@
 /** A person at the terminal: shows the question a UI would show (question.ts), reads y/N. */
 import { createInterface } from "node:readline/promises";
 import { buildUiQuestion, renderQuestion } from "./question.ts";
-import { ApproverDisconnected, type Approver } from "./types.ts";
+import { ApproverDisconnected, type Approver, defineApprover } from "./types.ts";
 
 export function createHuman(input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stderr): Approver {
   const interactive = (input as { isTTY?: boolean }).isTTY === true || input !== process.stdin;
@@ -21,3 +21,11 @@ export function createHuman(input: NodeJS.ReadableStream = process.stdin, output
     },
   };
 }
+
+export const humanUser = defineApprover({
+  name: "human",
+  role: "realistic",
+  summary: "you: the same question in the terminal, answered y/N",
+  person: true,
+  create: () => createHuman(),
+});

@@ -1,13 +1,9 @@
+/** Choosing the run's users (--approvers), creating one for a trial, and what the run's metadata says about them. */
 import { InputError } from "../../../kernel/errors.ts";
-import { createCareful } from "./careful.ts";
-import { createFatigued, FATIGUE_DEFAULTS } from "./fatigued.ts";
-import { createHuman } from "./human.ts";
-import { createOracle } from "./oracle.ts";
-import { createOracleScope } from "./oracle-scope.ts";
-import { DEFAULT_RUN_SEED, SEED_RULE } from "./seed.ts";
-import { headless, rubberStamp } from "./simple.ts";
-import { APPROVER_NAMES, type Approver, type ApproverName, type ScoringKey, type UserContext } from "./types.ts";
 import { sayErr } from "../../text/redact/terminal.ts";
+import { APPROVER_NAMES, APPROVERS, type ApproverName, approverDefinition } from "./registry.ts";
+import { DEFAULT_RUN_SEED, SEED_RULE } from "./seed.ts";
+import type { Approver, ScoringKey, UserContext } from "./types.ts";
 
 /** `npm run eval` without --approvers: the realistic headline user, both bounds, and the answer-key bound. */
 export const DEFAULT_APPROVERS: readonly ApproverName[] = ["fatigued", "headless", "rubber-stamp", "oracle-scope"];
@@ -32,31 +28,15 @@ export function parseApproverNames(spec: string | undefined, warn: (message: str
   return names;
 }
 
-/** Realistic approvers get the user's context only; the key goes to the answer-key approvers alone. */
+/** Realistic users and bounds get the user's context only; the key goes to the answer-key users alone. */
 export function createApprover(name: ApproverName, user: UserContext, key: ScoringKey): Approver {
-  switch (name) {
-    case "careful":
-      return createCareful(user);
-    case "fatigued":
-      return createFatigued(user);
-    case "human":
-      return createHuman();
-    case "rubber-stamp":
-      return rubberStamp;
-    case "headless":
-      return headless;
-    case "oracle-scope":
-      return createOracleScope(user, key);
-    case "oracle":
-      return createOracle(key);
-  }
+  const definition = approverDefinition(name);
+  return definition.role === "answer-key" ? definition.create(user, key) : definition.create(user);
 }
 
 /** What a run's metadata records about its simulated users, so a reader can reproduce them. */
 export function approverSettings(names: readonly string[], runSeed: number = DEFAULT_RUN_SEED): Record<string, unknown> {
-  return {
-    run_seed: runSeed,
-    seed_rule: SEED_RULE,
-    ...(names.includes("fatigued") ? { fatigued: { ...FATIGUE_DEFAULTS } } : {}),
-  };
+  const settings: Record<string, unknown> = { run_seed: runSeed, seed_rule: SEED_RULE };
+  for (const a of APPROVERS) if (a.settings && names.includes(a.name)) settings[a.name] = { ...a.settings };
+  return settings;
 }

@@ -12,7 +12,7 @@
 import { globMatcher } from "../../model/effects/wrongful.ts";
 import { buildUiQuestion, type UiQuestion } from "./question.ts";
 import { hasUnexpanded, isConcrete, questionTargets, resolveWord, simpleCommands } from "./targets.ts";
-import type { Approver, ApproverAnswer, ScoringKey, UserContext } from "./types.ts";
+import { type Approver, type ApproverAnswer, defineApprover, type ScoringKey, type UserContext } from "./types.ts";
 
 /** Commands that only read the files they name. */
 const READERS = new Set(["cat", "head", "tail", "grep", "wc", "less", "more", "diff", "stat", "ls", "file", "md5sum", "sha256sum", "source", "."]);
@@ -64,3 +64,10 @@ export function createOracleScope(user: UserContext, key: ScoringKey): Approver 
     answer: async (request) => judge(buildUiQuestion(request), request.resources),
   };
 }
+
+export const oracleScopeUser = defineApprover({
+  name: "oracle-scope",
+  role: "answer-key",
+  summary: "approves when every target the gate named lies inside the task's authorized globs (upper bound)",
+  create: (user, key) => createOracleScope(user, key),
+});

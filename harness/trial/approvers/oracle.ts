@@ -1,6 +1,6 @@
 /** `oracle`, an answer-key user: runs the call in a copy of the world and approves exactly the harmless ones. */
 import { isHarmful } from "../../model/effects/wrongful.ts";
-import type { Approver, ScoringKey } from "./types.ts";
+import { type Approver, defineApprover, type ScoringKey } from "./types.ts";
 
 export function createOracle(key: ScoringKey): Approver {
   return {
@@ -12,3 +12,10 @@ export function createOracle(key: ScoringKey): Approver {
     },
   };
 }
+
+export const oracleUser = defineApprover({
+  name: "oracle",
+  role: "answer-key",
+  summary: "runs the call in a copy of the world and approves exactly the harmless ones (upper bound)",
+  create: (_user, key) => createOracle(key),
+});

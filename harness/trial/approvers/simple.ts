@@ -1,5 +1,5 @@
 /** The two bounds with no judgement: approve everything, or have no UI at all (every question is a "no"). */
-import type { Approver } from "./types.ts";
+import { type Approver, defineApprover } from "./types.ts";
 
 export const rubberStamp: Approver = {
   name: "rubber-stamp",
@@ -14,3 +14,17 @@ export const headless: Approver = {
     throw new Error("headless: there is no UI to ask");
   },
 };
+
+export const headlessUser = defineApprover({
+  name: "headless",
+  role: "bound",
+  summary: "no UI: every question fails closed (what the gate prevents when every answer is no)",
+  create: () => headless,
+});
+
+export const rubberStampUser = defineApprover({
+  name: "rubber-stamp",
+  role: "bound",
+  summary: "approves everything (what the gate prevents on its own)",
+  create: () => rubberStamp,
+});

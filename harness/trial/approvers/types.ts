@@ -57,9 +57,6 @@ export class ApproverDisconnected extends Error {
   }
 }
 
-export const APPROVER_NAMES = ["fatigued", "careful", "headless", "rubber-stamp", "oracle-scope", "oracle", "human"] as const;
-export type ApproverName = (typeof APPROVER_NAMES)[number];
-
 /**
  * How a row's numbers should be read: `bound` (no judgement at all: every question "no" or
  * every question "yes"), `realistic` (decides from the question and the instruction),
@@ -68,13 +65,25 @@ export type ApproverName = (typeof APPROVER_NAMES)[number];
  */
 export type ApproverRole = "bound" | "realistic" | "answer-key" | "none";
 
-export const APPROVER_ROLES: Readonly<Record<ApproverName | "-", ApproverRole>> = {
-  headless: "bound",
-  "rubber-stamp": "bound",
-  fatigued: "realistic",
-  careful: "realistic",
-  human: "realistic",
-  "oracle-scope": "answer-key",
-  oracle: "answer-key",
-  "-": "none",
-};
+/**
+ * A simulated (or real) user as the registry (registry.ts) lists it, defined next to its code.
+ * Only an answer-key user's factory is handed the scoring key: the others are built from what a
+ * user at the screen knows, and the types keep it that way.
+ */
+export type ApproverDefinition<N extends string = string> = {
+  readonly name: N;
+  /** One line for --help and the docs. */
+  readonly summary: string;
+  /** Parameters summary.json `meta.simulated_users` records so a reader can reproduce the user. */
+  readonly settings?: Readonly<Record<string, unknown>>;
+  /** The answers come from a person, not a program: not deterministic, never a bound. */
+  readonly person?: true;
+} & (
+  | { readonly role: "bound" | "realistic"; create(user: UserContext): Approver }
+  | { readonly role: "answer-key"; create(user: UserContext, key: ScoringKey): Approver }
+);
+
+/** Keeps a definition's name a literal type, so the registry can derive the name union. */
+export function defineApprover<const N extends string>(definition: ApproverDefinition<N>): ApproverDefinition<N> {
+  return definition;
+}

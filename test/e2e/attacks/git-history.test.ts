@@ -7,7 +7,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../gates/config.ts";
-import type { ApproverName } from "../../../harness/trial/approvers/types.ts";
+import type { ApproverName } from "../../../harness/trial/approvers/registry.ts";
 import { runTrial, type TrialResult } from "../../../harness/trial/trial.ts";
 import { loadTask, type LoadedTask } from "../../../harness/model/task/load.ts";
 import type { Step } from "../../../harness/model/task/schema.ts";

@@ -9,7 +9,8 @@ import type { StreamFn } from "@mariozechner/pi-agent-core";
 import { createAssistantMessageEventStream, getEnvApiKey, getModel, getProviders, streamSimple, type AssistantMessage, type Model } from "@mariozechner/pi-ai";
 import { InputError } from "../../../../kernel/errors.ts";
 import { ProviderMeter } from "./meters.ts";
-import type { Driver } from "./types.ts";
+import type { Recordings } from "./recordings.ts";
+import type { Driver, DriverSpec } from "./types.ts";
 
 export function resolveModel(spec: string, env: NodeJS.ProcessEnv = process.env): Model<any> {
   const slash = spec.indexOf("/");
@@ -82,3 +83,22 @@ export function createModelDriver(spec: string): Driver {
     getApiKey: (provider) => process.env.GATEBENCH_API_KEY ?? getEnvApiKey(provider) ?? (provider === "openai-compatible" ? "none" : undefined),
   };
 }
+
+/** A real model; `recordings` (eval --record) records each of its trials as a persona. */
+type ModelAgent = { kind: "model"; id: string; recordings?: Recordings };
+
+export const modelDriver: DriverSpec<ModelAgent, ModelAgent> = {
+  selectorKind: "model",
+  kind: "model",
+  syntax: "<provider>/<model>",
+  parse: (s) => (/^[\w.-]+\/.+$/.test(s) ? { kind: "model", id: s } : undefined),
+  expand: (sel) => [sel],
+  label: (spec) => spec.id,
+  harmful: () => false,
+  deterministic: false,
+  create: (spec, task) => {
+    const driver = createModelDriver(spec.id);
+    return spec.recordings ? spec.recordings.attach(driver, task.task.id, spec.id) : driver;
+  },
+  identity: (spec) => ({ kind: "model", id: spec.id, baseUrl: process.env.GATEBENCH_BASE_URL ?? null }),
+};

@@ -5,11 +5,11 @@
  */
 import { createAssistantMessageEventStream, type AssistantMessage, type Context, type Model, type ToolCall } from "@mariozechner/pi-ai";
 import type { StreamFn } from "@mariozechner/pi-agent-core";
-import type { Step } from "../../../model/task/schema.ts";
+import type { Persona, Step } from "../../../model/task/schema.ts";
 import { outcomeOfResult } from "../tool-error.ts";
 import { EstimatedMeter } from "./meters.ts";
 import { StepProgram, type CallOutcome } from "./step-program.ts";
-import type { Driver } from "./types.ts";
+import type { Driver, DriverSpec } from "./types.ts";
 
 export const SCRIPTED_MODEL: Model<"gatebench-scripted"> = {
   id: "scripted",
@@ -83,3 +83,74 @@ export function createScriptedDriver(name: string, steps: readonly Step[]): Driv
 export function createNopDriver(): Driver {
   return { ...createScriptedDriver("nop", [{ say: NOP_TEXT }]), name: "nop" };
 }
+
+export const nopDriver: DriverSpec<{ kind: "nop" }, { kind: "nop" }> = {
+  selectorKind: "nop",
+  kind: "nop",
+  syntax: "nop",
+  parse: (s) => (s === "nop" ? { kind: "nop" } : undefined),
+  expand: (sel) => [sel],
+  label: () => "nop",
+  harmful: () => false,
+  deterministic: true,
+  create: () => createNopDriver(),
+  identity: () => ({ kind: "nop" }),
+};
+
+export const referenceDriver: DriverSpec<{ kind: "reference" }, { kind: "reference" }> = {
+  selectorKind: "reference",
+  kind: "reference",
+  syntax: "reference",
+  parse: (s) => (s === "reference" ? { kind: "reference" } : undefined),
+  expand: (sel) => [sel],
+  label: () => "reference",
+  harmful: () => false,
+  deterministic: true,
+  create: (_spec, task) => createScriptedDriver("reference", task.reference.steps),
+  identity: (_spec, task) => ({ kind: "reference", steps: task.reference.steps }),
+};
+
+/**
+ * Personas: `scripted` (every hand-written persona), `scripted:<name>` (one, hand-written or
+ * generated), `mutants` (every generated evasion variant under personas/generated/) and
+ * `mutants:sample` (one variant per evasion family of each task, the first by name: the default
+ * run's measure of evasion robustness; its agents carry `robustnessSample`).
+ */
+type ScriptedSelector = { kind: "scripted"; persona?: string; mutants?: "all" | "sample" };
+type PersonaAgent = { kind: "persona"; persona: Persona; robustnessSample?: true };
+
+/** One generated persona per evasion family, the first by name. */
+export function samplePerFamily(generated: readonly Persona[]): Persona[] {
+  const first = new Map<string, Persona>();
+  for (const p of [...generated].sort((a, b) => a.name.localeCompare(b.name))) {
+    const family = p.family ?? "unknown";
+    if (!first.has(family)) first.set(family, p);
+  }
+  return [...first.values()];
+}
+
+export const scriptedDriver: DriverSpec<ScriptedSelector, PersonaAgent> = {
+  selectorKind: "scripted",
+  kind: "persona",
+  syntax: "scripted, scripted:<persona>, mutants, mutants:sample",
+  parse: (s) =>
+    s === "scripted"
+      ? { kind: "scripted" }
+      : s === "mutants"
+        ? { kind: "scripted", mutants: "all" }
+        : s === "mutants:sample"
+          ? { kind: "scripted", mutants: "sample" }
+          : s.startsWith("scripted:")
+            ? { kind: "scripted", persona: s.slice("scripted:".length) }
+            : undefined,
+  expand: (sel, task) => {
+    if (sel.mutants === "sample") return samplePerFamily(task.generated ?? []).map((persona) => ({ kind: "persona", persona, robustnessSample: true }));
+    const pool = sel.mutants ? (task.generated ?? []) : sel.persona ? [...task.personas, ...(task.generated ?? [])] : task.personas;
+    return pool.filter((p) => !sel.persona || sel.persona === p.name).map((persona) => ({ kind: "persona", persona }));
+  },
+  label: (spec) => `scripted:${spec.persona.name}`,
+  harmful: (spec) => spec.persona.harmful,
+  deterministic: true,
+  create: (spec) => createScriptedDriver(`scripted:${spec.persona.name}`, spec.persona.steps),
+  identity: (spec) => ({ kind: "persona", persona: spec.persona, sample: spec.robustnessSample === true }),
+};

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../../../gates/config.ts";
-import { expandSelector, parseAgentSelector } from "../../../../../harness/trial/agent/drivers/index.ts";
+import { expandSelector, parseAgentSelector } from "../../../../../harness/trial/agent/drivers/registry.ts";
 import type { TrialRecord } from "../../../../../harness/model/record/record.ts";
 import { runTrial } from "../../../../../harness/trial/trial.ts";
 import { loadTask, TASKS_DIR } from "../../../../../harness/model/task/load.ts";

@@ -6,7 +6,8 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import { createCareful } from "../../../../../harness/trial/approvers/careful.ts";
 import type { createFatigued } from "../../../../../harness/trial/approvers/fatigued.ts";
 import { approverSettings, createApprover, DEFAULT_APPROVERS, parseApproverNames } from "../../../../../harness/trial/approvers/index.ts";
-import { APPROVER_NAMES, APPROVER_ROLES, type ApproverName, type ScoringKey, type UserContext } from "../../../../../harness/trial/approvers/types.ts";
+import { APPROVER_NAMES, APPROVER_ROLES, type ApproverName } from "../../../../../harness/trial/approvers/registry.ts";
+import type { ScoringKey, UserContext } from "../../../../../harness/trial/approvers/types.ts";
 import { InputError } from "../../../../../kernel/errors.ts";
 import { bash, request, signal } from "../../../../support/approval-request.ts";
 

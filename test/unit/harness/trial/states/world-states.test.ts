@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { digestArgs } from "../../../../../harness/trial/agent/gatekeeper.ts";
 import { profileKey, remember, stepKey } from "../../../../../harness/trial/states/world-states.ts";
-import { agentDeterministic } from "../../../../../harness/trial/agent/drivers/index.ts";
+import { agentDeterministic } from "../../../../../harness/trial/agent/drivers/registry.ts";
 
 const strict = { kind: "strict" as const, readOnly: ["/home/user"], hidden: ["/home/user/.ssh"] };
 

@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createDriver } from "../../../../../../harness/trial/agent/drivers/index.ts";
+import { createDriver } from "../../../../../../harness/trial/agent/drivers/registry.ts";
 import { type FinishedTrial, Recordings } from "../../../../../../harness/trial/agent/drivers/recordings.ts";
 import { createScriptedDriver, SCRIPTED_MODEL } from "../../../../../../harness/trial/agent/drivers/scripted.ts";
 import type { Driver } from "../../../../../../harness/trial/agent/drivers/types.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agentHarmful, agentLabel, createDriver, DRIVERS, expandSelector, parseAgentSelector } from "../../../../../../harness/trial/agent/drivers/index.ts";
+import { agentHarmful, agentLabel, createDriver, DRIVERS, expandSelector, parseAgentSelector } from "../../../../../../harness/trial/agent/drivers/registry.ts";
 import type { LoadedTask } from "../../../../../../harness/model/task/load.ts";
 
 const persona = (name: string, harmful: boolean) => ({ name, description: "", harmful, provenance: "", steps: [{ say: "hi" }] });
