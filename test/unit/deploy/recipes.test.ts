@@ -1,6 +1,6 @@
 /**
- * The recipes that take gatebench past one machine, checked by parsing them: the GitHub
- * workflow (.github/workflows/gatebench.yml) and the Kubernetes Indexed Job (deploy/k8s/).
+ * The GitHub workflow that takes gatebench past one machine (.github/workflows/gatebench.yml),
+ * checked by parsing it. The Kubernetes recipe (deploy/k8s/, the Dockerfile) has cluster.test.ts.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -181,32 +181,5 @@ describe(".github/workflows/gatebench.yml", () => {
     const checkouts = Object.values(wf.jobs).flatMap((j) => j.steps.filter((s) => s.uses?.startsWith("actions/checkout")));
     expect(checkouts.length).toBeGreaterThanOrEqual(2);
     for (const c of checkouts) expect(c.with?.["persist-credentials"]).toBe(false);
-  });
-});
-
-describe("deploy/k8s/gatebench-indexed-job.yaml", () => {
-  const job = parse(readFileSync(`${root}deploy/k8s/gatebench-indexed-job.yaml`, "utf8")) as {
-    kind: string;
-    spec: { completionMode: string; completions: number; parallelism: number; template: { spec: Record<string, any> } };
-  };
-
-  it("is an Indexed Job whose completions equal the shard total, each pod's shard from JOB_COMPLETION_INDEX", () => {
-    expect(job.kind).toBe("Job");
-    expect(job.spec.completionMode).toBe("Indexed");
-    const c = job.spec.template.spec.containers[0];
-    const total = Number(c.env.find((e: { name: string }) => e.name === "SHARD_TOTAL").value);
-    expect(job.spec.completions).toBe(total);
-    expect(job.spec.parallelism).toBe(total);
-    const args = (c.args as string[]).join(" ");
-    for (let i = 0; i < total; i++) {
-      const shard = /--shard\s+(\S+)/.exec(args.replace(/\$\(\(JOB_COMPLETION_INDEX \+ 1\)\)/g, String(i + 1)).replace("${SHARD_TOTAL}", String(total)))![1]!;
-      expect(parseShard(shard)).toEqual({ index: i + 1, count: total });
-    }
-  });
-
-  it("runs unconfined by seccomp and AppArmor, which bubblewrap needs", () => {
-    const c = job.spec.template.spec.containers[0];
-    expect(c.securityContext.seccompProfile.type).toBe("Unconfined");
-    expect(c.securityContext.appArmorProfile.type).toBe("Unconfined");
   });
 });
