@@ -32,6 +32,13 @@ RUN apt-get update \
     util-linux \
   && rm -rf /var/lib/apt/lists/*
 
+# The sandboxes bind /usr read-only and start the in-sandbox helper, the measurer and the gate
+# processes as /usr/bin/node (harness/world/world.ts, measurer.ts, gates/pi-extension/): this image
+# has Node in /usr/local/bin, so every trial would fail with `bwrap: execvp /usr/bin/node: No such
+# file or directory`. The link stays inside /usr, so it resolves in the sandboxes too.
+RUN ln -s /usr/local/bin/node /usr/bin/node \
+  && /usr/bin/node --version
+
 # No USER: the harness runs as root on purpose. As root it runs every sandbox as an unprivileged
 # host uid of its own (2,000,000,000 and up, no passwd entry; harness/world/identity.ts), which
 # only root can switch to, and its measurer reads every world with CAP_DAC_READ_SEARCH. Run as

@@ -406,9 +406,9 @@ const STRICT: ValidatorSettings = {
 /**
  * What is wrong with the Dockerfile: the validator's diagnostics (`line N: message`) and the
  * rules for this image. `needs` are the system packages the image must install; `nodeMajor` the
- * Node major version it must run.
+ * Node major version it must run; `sandboxNode` the path the sandboxes start Node as.
  */
-export function dockerfileProblems(text: string, needs: readonly string[], nodeMajor: number): string[] {
+export function dockerfileProblems(text: string, needs: readonly string[], nodeMajor: number, sandboxNode: string): string[] {
   const problems = validateDockerfile(text, STRICT).map((d) => `line ${d.range.start.line + 1}: ${d.message}`);
   const df = DockerfileParser.parse(text);
   const ins = df.getInstructions();
@@ -442,6 +442,10 @@ export function dockerfileProblems(text: string, needs: readonly string[], nodeM
     }
   }
   for (const n of needs) if (!installed.has(n)) problems.push(`the image does not install ${n}`);
+
+  // the sandboxes bind /usr and run `sandboxNode`; the node image has Node in /usr/local/bin
+  if (!runs.some((r) => new RegExp(`\\bln -s\\S* /usr/local/bin/node ${reEscape(sandboxNode)}(\\s|$)`).test(r)))
+    problems.push(`no ${sandboxNode}: the sandboxes start the helper, the measurer and gate processes as ${sandboxNode}`);
 
   // npm: `npm ci` from the committed lockfile, copied before the sources
   const npm = runs.filter((r) => /\bnpm\b/.test(r));

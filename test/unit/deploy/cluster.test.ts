@@ -38,6 +38,8 @@ const NEEDS = [
   ]),
 ];
 const NODE_MAJOR = Number(/(\d+)/.exec(pkg.engines.node)![1]);
+/** The Node the sandboxes start (they bind /usr read-only). */
+const SANDBOX_NODE = /"(\/usr\/[\w/]*node)"/.exec(read("harness/world/world.ts"))![1]!;
 
 /** The document `Kind/name`. */
 const doc = (id: string, ms: readonly Manifest[] = manifests): Doc => {
@@ -289,17 +291,18 @@ describe("Dockerfile and .dockerignore", () => {
   it("installs what the harness needs", () => {
     expect(NEEDS).toEqual(expect.arrayContaining(["bubblewrap", "rsync", "git", "python3", "util-linux", "ca-certificates", "sqlite3"]));
     expect(NODE_MAJOR).toBe(20);
+    expect(SANDBOX_NODE).toBe("/usr/bin/node");
   });
 
   it("no problem in the files as they are", () => {
-    expect(dockerfileProblems(dockerfile, NEEDS, NODE_MAJOR)).toEqual([]);
+    expect(dockerfileProblems(dockerfile, NEEDS, NODE_MAJOR, SANDBOX_NODE)).toEqual([]);
     expect(dockerignoreProblems(read(".dockerignore"))).toEqual([]);
   });
 
   const replaced = (from: string | RegExp, to: string) => {
     const text = dockerfile.replace(from, to);
     expect(text, String(from)).not.toBe(dockerfile);
-    return dockerfileProblems(text, NEEDS, NODE_MAJOR);
+    return dockerfileProblems(text, NEEDS, NODE_MAJOR, SANDBOX_NODE);
   };
   const broken: [string, () => string[], string][] = [
     ["an unpinned base", () => replaced(/^FROM .*$/m, "FROM node:latest"), "FROM node:latest: not node:<x.y.z>-bookworm-slim"],
@@ -313,6 +316,11 @@ describe("Dockerfile and .dockerignore", () => {
     ["apt install without update", () => replaced("apt-get update \\\n  && ", ""), "apt-get install without apt-get update before it"],
     ["a needed package missing", () => replaced(/^ {4}sqlite3 \\\n/m, ""), "the image does not install sqlite3"],
     ["bubblewrap missing", () => replaced(/^ {4}bubblewrap \\\n/m, ""), "the image does not install bubblewrap"],
+    [
+      "no Node where the sandboxes look for it",
+      () => replaced(/^RUN ln -s \/usr\/local\/bin\/node .*\n/m, "RUN true \\\n"),
+      "no /usr/bin/node: the sandboxes start",
+    ],
     ["a non-root user", () => replaced(/^WORKDIR /m, "USER node\nWORKDIR "), "USER node: the harness must run as root"],
     ["root without a word why", () => replaced(/^# No USER:[\s\S]*?are the boundary around agent code\.\n/m, ""), "no comment says why the image runs as root"],
     [
