@@ -11,7 +11,10 @@ export default defineConfig({
     env: { GATEBENCH_STORE: "off" },
     maxConcurrency: 4,
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 } },
+      {
+        extends: true,
+        test: { name: "unit", include: ["test/unit/**/*.test.ts", "test/unit/.github/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 },
+      },
       { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], testTimeout: 180_000, hookTimeout: 180_000 } },
     ],
   },

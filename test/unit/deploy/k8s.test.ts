@@ -1,212 +1,355 @@
 /**
- * The recipes that take gatebench past one machine, checked by parsing them: the GitHub
- * workflow (.github/workflows/gatebench.yml) and the Kubernetes Indexed Job (deploy/k8s/).
+ * The cluster recipe: the Dockerfile and .dockerignore, the manifests in deploy/k8s/ (against the
+ * Kubernetes schemas, and against each other) and the README's commands that use them. Every check
+ * also runs on broken copies, which it must reject; test/support/deploy-checks.ts says what each
+ * check covers and with what.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
-import { parseShard } from "../../../harness/apps/cli/shard.ts";
-import { PR_COMMENT_MARKER } from "../../../harness/run/report/markdown.ts";
+import {
+  type Doc,
+  dockerfileProblems,
+  dockerignoreProblems,
+  type Manifest,
+  npmCalls,
+  ROOT,
+  readManifests,
+  readmeCommands,
+  recipeProblems,
+  schemaErrors,
+  strictFieldErrors,
+} from "../../support/deploy-checks.ts";
 
-const root = new URL("../../../", import.meta.url).pathname;
-type Step = { uses?: string; run?: string; with?: Record<string, unknown>; if?: string; name?: string };
-type Job = {
-  needs?: string | string[];
-  "runs-on": string;
-  permissions?: Record<string, string> | string;
-  strategy?: { matrix: Record<string, unknown[]> };
-  steps: Step[];
+const read = (p: string) => readFileSync(`${ROOT}${p}`, "utf8");
+const manifests = readManifests();
+const readme = read("README.md");
+const dockerfile = read("Dockerfile");
+const ensureSystem = read("scripts/ensure-system.mjs");
+const pkg = JSON.parse(read("package.json")) as { engines: { node: string }; devDependencies: Record<string, string> };
+
+/** The system packages the image must install: .ci/run's (less the report test's browser), ensure-system's, and the image's own. */
+const NEEDS = [
+  ...new Set([
+    ...[...read(".ci/run").matchAll(/need\+=\(([\w.-]+)\)/g)].map((m) => m[1]!).filter((p) => p !== "chromium"),
+    ...[...ensureSystem.matchAll(/pkg: "([\w.-]+)"/g)].map((m) => m[1]!),
+    "ca-certificates",
+    "sqlite3",
+    "tini",
+  ]),
+];
+const NODE_MAJOR = Number(/(\d+)/.exec(pkg.engines.node)![1]);
+/** The Node the sandboxes start (they bind /usr read-only). */
+const SANDBOX_NODE = /"(\/usr\/[\w/]*node)"/.exec(read("harness/sandbox/world/world.ts"))![1]!;
+
+/** The document `Kind/name`. */
+const doc = (id: string, ms: readonly Manifest[] = manifests): Doc => {
+  const m = ms.find((x) => `${x.doc.kind}/${x.doc.metadata?.name}` === id);
+  expect(m, id).toBeDefined();
+  return m!.doc;
 };
+/** A copy of the manifests with the document `Kind/name` changed by `edit`. */
+const edited = (id: string, edit: (d: Doc) => void): Manifest[] => {
+  const ms = structuredClone(manifests);
+  edit(doc(id, ms));
+  return ms;
+};
+const problems = (ms: readonly Manifest[], text = readme, df = dockerfile) => recipeProblems(ms, text, df, ensureSystem);
+const shardScript = (d: Doc) => d.spec.template.spec.containers[0].args as string[];
 
-interface FakeComment {
-  id: number;
-  body: string;
-  user: { login: string; type: string } | null;
-}
-
-/** Runs the workflow's github-script with a fake API over `comments`; says which call it made. */
-async function runCommentScript(script: string, comments: FakeComment[]): Promise<{ updated?: number; created?: boolean; body?: string }> {
-  const out: { updated?: number; created?: boolean; body?: string } = {};
-  const listComments = () => undefined;
-  const github = {
-    paginate: async (fn: unknown) => (fn === listComments ? comments : []),
-    rest: {
-      issues: {
-        listComments,
-        updateComment: async (a: { comment_id: number; body: string }) => Object.assign(out, { updated: a.comment_id, body: a.body }),
-        createComment: async (a: { body: string }) => Object.assign(out, { created: true, body: a.body }),
-      },
-    },
-  };
-  const context = { repo: { owner: "o", repo: "r" }, issue: { number: 7 } };
-  const fakeRequire = (name: string) => {
-    expect(name).toBe("fs");
-    return { readFileSync: () => `${PR_COMMENT_MARKER}\n| gate |` };
-  };
-  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<unknown>;
-  await new AsyncFunction("require", "github", "context", script)(fakeRequire, github, context);
-  return out;
-}
-
-/** What bash would expand `$(( a + 1 ))/b` to for one job, with the workflow expressions filled in. */
-function shardArg(run: string, vars: Record<string, string | number>): string {
-  const filled = run
-    .replace(/\$\{\{\s*([\w.-]+)\s*\}\}/g, (_, k: string) => String(vars[k] ?? `<${k}>`))
-    .replace(/\$\(\(\s*(\d+)\s*\+\s*1\s*\)\)/g, (_, n: string) => String(Number(n) + 1));
-  const m = /--shard\s+(\S+)/.exec(filled);
-  expect(m, run).not.toBeNull();
-  return m![1]!;
-}
-
-describe(".github/workflows/gatebench.yml", () => {
-  const wf = parse(readFileSync(`${root}.github/workflows/gatebench.yml`, "utf8")) as {
-    on: unknown;
-    permissions: Record<string, string> | string;
-    jobs: Record<string, Job>;
-  };
-
-  it("shards run as a matrix, each with a valid --shard I/N from the job's index and total", () => {
-    const shard = wf.jobs.shard!;
-    const total = shard.strategy!.matrix.shard!.length;
-    expect(total).toBeGreaterThan(1);
-    const run = shard.steps.find((s) => s.run?.includes("--shard"))!.run!;
-    expect(run).toContain("strategy.job-index");
-    expect(run).toContain("strategy.job-total");
-    const seen = new Set<number>();
-    for (let i = 0; i < total; i++) {
-      const { index, count } = parseShard(shardArg(run, { "strategy.job-index": i, "strategy.job-total": total }))!;
-      expect(count).toBe(total);
-      seen.add(index);
-    }
-    expect([...seen].sort()).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+describe("deploy/k8s against the Kubernetes schemas (kubernetes-models, Kubernetes 1.33)", () => {
+  it("holds a Namespace, a PersistentVolumeClaim, two Jobs and a Pod, each valid", () => {
+    expect(manifests.map((m) => `${m.doc.apiVersion}/${m.doc.kind} ${m.doc.metadata.name}`).sort()).toEqual([
+      "batch/v1/Job gatebench",
+      "batch/v1/Job gatebench-merge",
+      "v1/Namespace gatebench",
+      "v1/PersistentVolumeClaim gatebench-results",
+      "v1/Pod gatebench-results",
+    ]);
+    for (const m of manifests) expect(schemaErrors(m.doc), m.file).toEqual([]);
   });
 
-  it("bubblewrap is allowed its user namespaces on ubuntu-24.04 before the eval runs", () => {
-    const steps = wf.jobs.shard!.steps;
-    const sysctl = steps.findIndex((s) => s.run?.includes("sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"));
-    const evalStep = steps.findIndex((s) => s.run?.includes("npm run eval"));
-    expect(wf.jobs.shard!["runs-on"]).toBe("ubuntu-24.04");
-    expect(sysctl).toBeGreaterThanOrEqual(0);
-    expect(sysctl).toBeLessThan(evalStep);
+  it("no field the Kubernetes types do not know (what kubectl's strict field validation refuses)", () => {
+    const errors = strictFieldErrors(manifests.map((m) => m.doc));
+    manifests.forEach((m, i) => expect(errors[i], m.file).toEqual([]));
   });
 
-  it("artifact names are unique per shard; the merge job needs the shards, merges them and uploads report.html", () => {
-    const upload = wf.jobs.shard!.steps.find((s) => s.uses?.startsWith("actions/upload-artifact"))!;
-    const name = String(upload.with!.name);
-    const names = [0, 1, 2, 3].map((i) => name.replace(/\$\{\{\s*strategy\.job-index\s*\}\}/, String(i)));
-    expect(new Set(names).size).toBe(4);
-    const merge = wf.jobs.merge!;
-    expect([merge.needs].flat()).toContain("shard");
-    const download = merge.steps.find((s) => s.uses?.startsWith("actions/download-artifact"))!;
-    expect(String(download.with!.pattern)).toBe(name.replace(/\$\{\{.*\}\}/, "*"));
-    expect(merge.steps.some((s) => /npm run eval -- merge /.test(s.run ?? ""))).toBe(true);
-    const report = merge.steps.find((s) => s.uses?.startsWith("actions/upload-artifact"))!;
-    expect(String(report.with!.path)).toContain("report.html");
+  it("rejects a wrong field type", () => {
+    const job = structuredClone(doc("Job/gatebench"));
+    job.spec.completions = "4";
+    expect(schemaErrors(job)).toEqual(["/spec/completions must be integer"]);
+    const pvc = structuredClone(doc("PersistentVolumeClaim/gatebench-results"));
+    pvc.spec.accessModes = "ReadWriteMany";
+    expect(schemaErrors(pvc)).toEqual(["/spec/accessModes must be array"]);
+    expect(strictFieldErrors([job])[0]).toEqual(["/spec/completions Type 'string' is not assignable to type 'number'."]);
   });
 
-  it("each shard restores the result store its shard saved on the base commit, and saves its own under this commit", () => {
-    const steps = wf.jobs.shard!.steps;
-    const restore = steps.findIndex((s) => s.uses?.startsWith("actions/cache/restore"));
-    const save = steps.findIndex((s) => s.uses?.startsWith("actions/cache/save"));
-    const evalStep = steps.findIndex((s) => s.run?.includes("npm run eval -- --shard"));
-    expect(restore).toBeGreaterThanOrEqual(0);
-    expect(restore).toBeLessThan(evalStep);
-    expect(save).toBeGreaterThan(evalStep);
-    const r = steps[restore]!.with!;
-    const shardKey = "gatebench-store-shard${{ matrix.shard }}of${{ strategy.job-total }}-";
-    expect(r.path).toBe("reports/store");
-    expect(String(r.key)).toBe(`${shardKey}\${{ github.sha }}`);
-    const fallbacks = String(r["restore-keys"]).trim().split("\n");
-    expect(fallbacks[0]).toBe(`${shardKey}\${{ github.event.pull_request.base.sha || github.event.before }}`);
-    expect(fallbacks.at(-1)).toBe(shardKey);
-    expect(steps[save]!.with).toMatchObject({ path: "reports/store", key: r.key });
-    // the eval uses the default store folder: no --no-store, no other --store
-    expect(steps[evalStep]!.run).not.toMatch(/--no-store|--store /);
-    // a push to main saves what later pull requests restore
-    expect((wf.on as { push?: { branches?: string[] } }).push?.branches).toContain("main");
+  it("rejects a missing required field", () => {
+    const job = structuredClone(doc("Job/gatebench-merge"));
+    delete job.spec.template.spec.containers[0].name;
+    expect(schemaErrors(job)).toEqual(["/spec/template/spec/containers/0 must have required property name (name)"]);
+    const pod = structuredClone(doc("Pod/gatebench-results"));
+    delete pod.spec.containers;
+    expect(schemaErrors(pod)).toEqual(["/spec must have required property containers (containers)"]);
+    expect(strictFieldErrors([pod])[0]).toEqual([expect.stringMatching(/^\/spec Property '"containers"' is missing .* but required in type 'IPodSpec'/)]);
   });
 
-  const commentJob = () => {
-    const jobs = Object.entries(wf.jobs).filter(([, j]) => j.steps.some((s) => s.uses?.startsWith("actions/github-script")));
-    expect(jobs.length).toBe(1);
-    return jobs[0]!;
-  };
-
-  it("one sticky PR comment, found by gatebench's marker and updated in place", () => {
-    const [name, job] = commentJob();
-    const step = job.steps.find((s) => s.uses?.startsWith("actions/github-script"))!;
-    const script = String(step.with!.script);
-    expect(script).toContain(PR_COMMENT_MARKER);
-    expect(script).toContain("updateComment");
-    expect(script).toContain("createComment");
-    expect([job.needs].flat()).toContain("merge");
-    expect(name).not.toBe("shard");
+  it("rejects a value outside an enum, and a kind no schema describes", () => {
+    const job = structuredClone(doc("Job/gatebench"));
+    job.spec.completionMode = "indexed";
+    expect(schemaErrors(job)).toEqual(["/spec/completionMode must be equal to one of the allowed values"]);
+    expect(schemaErrors({ ...doc("Job/gatebench"), apiVersion: "batch/v2" })).toEqual(["no schema for batch/v2/Job"]);
   });
 
-  it("updates only a comment the workflow's own bot wrote: a marker planted by anyone else is left alone", async () => {
-    const script = String(commentJob()[1].steps.find((s) => s.uses?.startsWith("actions/github-script"))!.with!.script);
-    const bot = { login: "github-actions[bot]", type: "Bot" };
-    const planted = { id: 1, body: `first! ${PR_COMMENT_MARKER}`, user: { login: "mallory", type: "User" } };
-    const otherBot = { id: 2, body: PR_COMMENT_MARKER, user: { login: "evil-app[bot]", type: "Bot" } };
-    const fakeBot = { id: 3, body: PR_COMMENT_MARKER, user: { login: "github-actions[bot]", type: "User" } };
-    const ours = { id: 4, body: `${PR_COMMENT_MARKER}\nold table`, user: bot };
-    expect(await runCommentScript(script, [planted, otherBot, fakeBot, ours])).toMatchObject({ updated: 4 });
-    expect(await runCommentScript(script, [planted, otherBot, fakeBot])).toEqual({ created: true, body: `${PR_COMMENT_MARKER}\n| gate |` });
-    expect(
-      await runCommentScript(script, [
-        { id: 5, body: "lgtm", user: bot },
-        { id: 6, body: PR_COMMENT_MARKER, user: null },
-      ]),
-    ).toMatchObject({ created: true });
-  });
-
-  it("no permission by default; read-only contents for the jobs that run the pull request's code; pull-requests: write only where it comments", () => {
-    expect(wf.permissions).toEqual({});
-    const [commenter] = commentJob();
-    for (const [name, job] of Object.entries(wf.jobs)) {
-      expect(typeof job.permissions, name).toBe("object");
-      const perms = job.permissions as Record<string, string>;
-      if (name === commenter) {
-        expect(perms, name).toEqual({ "pull-requests": "write" });
-        // it runs nothing from the pull request: no checkout, no npm
-        expect(job.steps.some((s) => s.uses?.startsWith("actions/checkout") || /\bnpm\b/.test(s.run ?? ""))).toBe(false);
-      } else {
-        expect(perms, name).toEqual({ contents: "read" });
-      }
-    }
-    expect(wf.jobs.shard!.permissions).toEqual({ contents: "read" });
-  });
-
-  it("every checkout drops its credentials (persist-credentials: false)", () => {
-    const checkouts = Object.values(wf.jobs).flatMap((j) => j.steps.filter((s) => s.uses?.startsWith("actions/checkout")));
-    expect(checkouts.length).toBeGreaterThanOrEqual(2);
-    for (const c of checkouts) expect(c.with?.["persist-credentials"]).toBe(false);
+  it("an unknown field passes the schemas (they allow any) but not the strict check", () => {
+    const job = structuredClone(doc("Job/gatebench"));
+    job.spec.template.spec.containers[0].securityContext.privilged = true;
+    job.spec.completion = 4;
+    expect(schemaErrors(job)).toEqual([]);
+    const errors = strictFieldErrors([job])[0]!;
+    expect(errors).toHaveLength(2);
+    expect(errors).toEqual([
+      expect.stringMatching(/^\/spec\/completion unknown field "completion" \(not in /),
+      expect.stringMatching(/^\/spec\/template\/spec\/containers\/0\/securityContext\/privilged unknown field "privilged" \(not in /),
+    ]);
   });
 });
 
-describe("deploy/k8s/gatebench-indexed-job.yaml", () => {
-  const job = parse(readFileSync(`${root}deploy/k8s/gatebench-indexed-job.yaml`, "utf8")) as {
-    kind: string;
-    spec: { completionMode: string; completions: number; parallelism: number; template: { spec: Record<string, any> } };
-  };
-
-  it("is an Indexed Job whose completions equal the shard total, each pod's shard from JOB_COMPLETION_INDEX", () => {
-    expect(job.kind).toBe("Job");
-    expect(job.spec.completionMode).toBe("Indexed");
-    const c = job.spec.template.spec.containers[0];
-    const total = Number(c.env.find((e: { name: string }) => e.name === "SHARD_TOTAL").value);
-    expect(job.spec.completions).toBe(total);
-    expect(job.spec.parallelism).toBe(total);
-    const args = (c.args as string[]).join(" ");
-    for (let i = 0; i < total; i++) {
-      const shard = /--shard\s+(\S+)/.exec(args.replace(/\$\(\(JOB_COMPLETION_INDEX \+ 1\)\)/g, String(i + 1)).replace("${SHARD_TOTAL}", String(total)))![1]!;
-      expect(parseShard(shard)).toEqual({ index: i + 1, count: total });
-    }
+describe("the recipe holds together: manifests, README, Dockerfile", () => {
+  it("no problem in the files as they are", () => {
+    expect(problems(manifests)).toEqual([]);
   });
 
-  it("runs unconfined by seccomp and AppArmor, which bubblewrap needs", () => {
-    const c = job.spec.template.spec.containers[0];
-    expect(c.securityContext.seccompProfile.type).toBe("Unconfined");
-    expect(c.securityContext.appArmorProfile.type).toBe("Unconfined");
+  it("each shard pod runs `npm run eval -- --shard I/N` with I = JOB_COMPLETION_INDEX + 1, its own out folder and store on the claim", () => {
+    const job = doc("Job/gatebench");
+    const total = job.spec.completions as number;
+    const runs = Array.from({ length: total }, (_, i) => npmCalls(shardScript(job), { JOB_COMPLETION_INDEX: String(i), SHARD_TOTAL: String(total) }).calls);
+    runs.forEach((calls, i) => {
+      expect(calls[0]!.slice(0, 5)).toEqual(["run", "eval", "--", "--shard", `${i + 1}/${total}`]);
+      expect(calls[0]).toEqual(
+        expect.arrayContaining(["--out", `/results/shard-${i + 1}`, "--resume", "--store", `/results/store/shard-${i + 1}-of-${total}`]),
+      );
+      expect(calls[1]).toEqual(["run", "eval", "--", "store", "gc", "--store", `/results/store/shard-${i + 1}-of-${total}`, "--max-mb", "400"]);
+    });
+    expect(npmCalls(shardScript(doc("Job/gatebench-merge")), {}).calls).toEqual([
+      ["run", "eval", "--", "merge", "/results/shard-*", "--out", "/results/merged"],
+    ]);
+  });
+
+  const broken: [string, () => string[], string][] = [
+    [
+      "a claim name no PVC has",
+      () => problems(edited("Job/gatebench-merge", (d) => (d.spec.template.spec.volumes[0].persistentVolumeClaim.claimName = "gatebench-result"))),
+      "gatebench-merge: claim gatebench-result is no PersistentVolumeClaim here (gatebench-results)",
+    ],
+    [
+      "a ReadWriteOnce claim",
+      () => problems(edited("PersistentVolumeClaim/gatebench-results", (d) => (d.spec.accessModes = ["ReadWriteOnce"]))),
+      "the claim is not ReadWriteMany",
+    ],
+    ["completions off the shard total", () => problems(edited("Job/gatebench", (d) => (d.spec.completions = 3))), "completions 3 is not SHARD_TOTAL 4"],
+    ["parallelism off the shard total", () => problems(edited("Job/gatebench", (d) => (d.spec.parallelism = 2))), "parallelism 2 is not SHARD_TOTAL 4"],
+    [
+      "SHARD_TOTAL off completions",
+      () => problems(edited("Job/gatebench", (d) => (d.spec.template.spec.containers[0].env[0].value = "5"))),
+      "completions 4 is not SHARD_TOTAL 5",
+    ],
+    [
+      "a 0-based shard",
+      () => problems(edited("Job/gatebench", (d) => (shardScript(d)[2] = shardScript(d)[2]!.replace("JOB_COMPLETION_INDEX + 1", "JOB_COMPLETION_INDEX")))),
+      "index 0: --shard 0/4 is not I/4",
+    ],
+    [
+      "the same shard in every pod",
+      () => problems(edited("Job/gatebench", (d) => (shardScript(d)[2] = shardScript(d)[2]!.replace("I=$((JOB_COMPLETION_INDEX + 1))", "I=1")))),
+      "index 1: shard 1 again (index 0)",
+    ],
+    [
+      "an out folder the merge does not read",
+      () => problems(edited("Job/gatebench", (d) => (shardScript(d)[2] = shardScript(d)[2]!.replace("--out /results/shard-$I", "--out /results/run-$I")))),
+      "index 0: --out /results/run-1 is not among the merge's shards (/results/shard-*)",
+    ],
+    [
+      "a store the merge would take for a shard",
+      () =>
+        problems(
+          edited("Job/gatebench", (d) => (shardScript(d)[2] = shardScript(d)[2]!.replace("STORE=/results/store/shard-", "STORE=/results/shard-store-"))),
+        ),
+      "index 0: --store /results/shard-store-1-of-4 is among the merge's shards (/results/shard-*)",
+    ],
+    [
+      "no --resume",
+      () => problems(edited("Job/gatebench", (d) => (shardScript(d)[2] = shardScript(d)[2]!.replace(" --resume", "")))),
+      "index 0: no --resume, so a retried pod starts its shard again",
+    ],
+    [
+      "the eval's exit code lost",
+      () => problems(edited("Job/gatebench", (d) => (shardScript(d)[2] = shardScript(d)[2]!.replace("exit $rc", "exit 0")))),
+      "index 0: exits 0 when the eval exits 2",
+    ],
+    [
+      "a merge into one of the shards' folders",
+      () =>
+        problems(
+          edited("Job/gatebench-merge", (d) => (shardScript(d)[2] = shardScript(d)[2]!.replace("--out /results/merged", "--out /results/shard-merged"))),
+        ),
+      "the merge's --out /results/shard-merged is among its shards (/results/shard-*)",
+    ],
+    [
+      "another image in one Job",
+      () => problems(edited("Job/gatebench-merge", (d) => (d.spec.template.spec.containers[0].image = "REGISTRY/gatebench:latest"))),
+      "one image for every container, not REGISTRY/gatebench:TAG, REGISTRY/gatebench:latest",
+    ],
+    [
+      "a real-looking image",
+      () =>
+        problems(
+          manifests.map((m) => {
+            const d = structuredClone(m.doc);
+            for (const c of d.kind === "Pod" ? d.spec.containers : (d.spec?.template?.spec?.containers ?? [])) c.image = "ghcr.io/example/gatebench:latest";
+            return { ...m, doc: d };
+          }),
+        ),
+      "the image is the placeholder REGISTRY/gatebench:TAG, not ghcr.io/example/gatebench:latest",
+    ],
+    [
+      "a README that builds another image",
+      () => problems(manifests, readme.replace("docker build -t REGISTRY/gatebench:TAG .", "docker build -t gatebench .")),
+      "the README does not build REGISTRY/gatebench:TAG",
+    ],
+    [
+      "a README that merges before the shards are done",
+      () => {
+        const wait = "kubectl -n gatebench wait --for=condition=complete job/gatebench --timeout=6h\n";
+        const merge = "kubectl apply -f deploy/k8s/gatebench-merge-job.yaml\n";
+        return problems(manifests, readme.replace(wait + merge, merge + wait));
+      },
+      "the README does apply the merge Job before it does wait for job/gatebench",
+    ],
+    [
+      "a README that never copies the merged run out",
+      () => problems(manifests, readme.replace(/^kubectl -n gatebench cp .*\n/m, "")),
+      "the README does not copy /results/merged out of pod gatebench-results",
+    ],
+    [
+      "a README that never applies the claim",
+      () => problems(manifests, readme.replace("kubectl apply -f deploy/k8s/gatebench-results-pvc.yaml\n", "")),
+      "the README never applies gatebench-results-pvc.yaml",
+    ],
+    [
+      "a README without a node setting ensure-system checks",
+      () => problems(manifests, readme.replace(/^sysctl -w kernel\.apparmor_restrict_unprivileged_userns=0.*\n/m, "")),
+      "the README's cluster section does not set kernel.apparmor_restrict_unprivileged_userns",
+    ],
+    [
+      "a claim in another namespace",
+      () => problems(edited("PersistentVolumeClaim/gatebench-results", (d) => (d.metadata.namespace = "default"))),
+      "gatebench-results-pvc.yaml: namespace default is not gatebench",
+    ],
+    [
+      "unprivileged shard pods",
+      () => problems(edited("Job/gatebench", (d) => delete d.spec.template.spec.containers[0].securityContext.privileged)),
+      "the shard pods are not privileged",
+    ],
+    [
+      "a namespace that refuses privileged pods",
+      () => problems(edited("Namespace/gatebench", (d) => (d.metadata.labels["pod-security.kubernetes.io/enforce"] = "baseline"))),
+      "the namespace does not allow privileged pods (pod-security.kubernetes.io/enforce: privileged)",
+    ],
+    [
+      "a confined AppArmor profile",
+      () => problems(edited("Job/gatebench", (d) => (d.spec.template.spec.containers[0].securityContext.appArmorProfile.type = "RuntimeDefault"))),
+      "the shard pods' AppArmor profile is not Unconfined",
+    ],
+    [
+      "a privileged merge",
+      () => problems(edited("Job/gatebench-merge", (d) => (d.spec.template.spec.containers[0].securityContext.privileged = true))),
+      "gatebench-merge is privileged",
+    ],
+    [
+      "a workingDir that is not the image's",
+      () => problems(edited("Job/gatebench", (d) => (d.spec.template.spec.containers[0].workingDir = "/srv"))),
+      "gatebench: workingDir /srv is not the image's /app",
+    ],
+    [
+      "a pod failure policy for a container that does not exist",
+      () => problems(edited("Job/gatebench", (d) => (d.spec.podFailurePolicy.rules[0].onExitCodes.containerName = "main"))),
+      "podFailurePolicy names container main, not eval",
+    ],
+  ];
+  it.each(broken)("rejects %s", (_, run, expected) => {
+    expect(run()).toContainEqual(expect.stringContaining(expected));
+  });
+
+  it("the README's recipe block is the one checked", () => {
+    const cmds = readmeCommands(readme);
+    expect(cmds[0]).toBe("docker build -t REGISTRY/gatebench:TAG .");
+    expect(cmds).toContain("kubectl -n gatebench cp gatebench-results:/results/merged ./gatebench-merged");
+  });
+});
+
+describe("Dockerfile and .dockerignore", () => {
+  it("installs what the harness needs", () => {
+    expect(NEEDS).toEqual(expect.arrayContaining(["bubblewrap", "rsync", "git", "python3", "util-linux", "ca-certificates", "sqlite3"]));
+    expect(NODE_MAJOR).toBe(20);
+    expect(SANDBOX_NODE).toBe("/usr/bin/node");
+  });
+
+  it("no problem in the files as they are", () => {
+    expect(dockerfileProblems(dockerfile, NEEDS, NODE_MAJOR, SANDBOX_NODE)).toEqual([]);
+    expect(dockerignoreProblems(read(".dockerignore"))).toEqual([]);
+  });
+
+  const replaced = (from: string | RegExp, to: string) => {
+    const text = dockerfile.replace(from, to);
+    expect(text, String(from)).not.toBe(dockerfile);
+    return dockerfileProblems(text, NEEDS, NODE_MAJOR, SANDBOX_NODE);
+  };
+  const broken: [string, () => string[], string][] = [
+    ["an unpinned base", () => replaced(/^FROM .*$/m, "FROM node:latest"), "FROM node:latest: not node:<x.y.z>-bookworm-slim"],
+    ["a base tag that floats", () => replaced(/^FROM .*$/m, "FROM node:20-bookworm-slim"), "FROM node:20-bookworm-slim: not node:<x.y.z>-bookworm-slim"],
+    ["another Node major", () => replaced(/^FROM .*$/m, "FROM node:22.12.0-bookworm-slim"), "FROM node:22.12.0-bookworm-slim: Node 22, not 20"],
+    ["two stages", () => replaced(/^FROM .*$/m, "FROM node:20.20.2-bookworm-slim AS deps\nFROM node:20.20.2-bookworm-slim"), "one FROM (one stage), not 2"],
+    ["npm install", () => replaced("npm ci --omit=dev", "npm install --omit=dev"), "no `npm ci`"],
+    ["apt with recommends", () => replaced(" --no-install-recommends", ""), "without --no-install-recommends"],
+    ["apt without -y", () => replaced("install -y ", "install "), "without -y"],
+    ["apt lists left in the image", () => replaced(" \\\n  && rm -rf /var/lib/apt/lists/*", ""), "does not end by removing /var/lib/apt/lists/*"],
+    ["apt install without update", () => replaced("apt-get update \\\n  && ", ""), "apt-get install without apt-get update before it"],
+    ["a needed package missing", () => replaced(/^ {4}sqlite3 \\\n/m, ""), "the image does not install sqlite3"],
+    ["bubblewrap missing", () => replaced(/^ {4}bubblewrap \\\n/m, ""), "the image does not install bubblewrap"],
+    [
+      "no Node where the sandboxes look for it",
+      () => replaced(/^RUN ln -s \/usr\/local\/bin\/node .*\n/m, "RUN true \\\n"),
+      "no /usr/bin/node: the sandboxes start",
+    ],
+    ["a non-root user", () => replaced(/^WORKDIR /m, "USER node\nWORKDIR "), "USER node: the harness must run as root"],
+    ["root without a word why", () => replaced(/^# No USER:[\s\S]*?are the boundary around agent code\.\n/m, ""), "no comment says why the image runs as root"],
+    [
+      "sources copied before npm ci",
+      () => replaced(/^COPY package\.json package-lock\.json \.\/\n/m, "COPY . .\n"),
+      "package-lock.json is not copied before `npm ci`",
+    ],
+    ["a shell-form CMD", () => replaced(/^CMD .*$/m, "CMD npm run eval"), "CMD npm run eval: not"],
+    ["no init", () => replaced(/^ENTRYPOINT .*\n/m, ""), "ENTRYPOINT undefined: not tini, installed"],
+    ["an unknown instruction", () => replaced(/^WORKDIR \/app$/m, "WORKDIR /app\nRUNN true"), "Unknown instruction: RUNN"],
+    ["a relative WORKDIR", () => replaced(/^WORKDIR \/app$/m, "WORKDIR app"), "WORKDIR paths should be absolute"],
+    ["JSON in single quotes", () => replaced(/^CMD .*$/m, "CMD ['npm', 'run', 'eval']"), "using single quotes instead of double quotes"],
+  ];
+  it.each(broken)("rejects %s", (_, run, expected) => {
+    expect(run()).toContainEqual(expect.stringContaining(expected));
+  });
+
+  it("rejects a .dockerignore that sends node_modules or .git, or leaves out what the eval needs", () => {
+    const ignore = read(".dockerignore");
+    expect(dockerignoreProblems(ignore.replace(/^node_modules$/m, ""))).toEqual(["node_modules is not left out"]);
+    expect(dockerignoreProblems(ignore.replace(/^\.git$/m, ""))).toEqual([".git is not left out"]);
+    expect(dockerignoreProblems(`${ignore}tasks\n`)).toEqual(["tasks/README.md is left out, and the eval needs it"]);
+    expect(dockerignoreProblems(`${ignore}*.json\n`)).toEqual([
+      "package.json is left out, and the eval needs it",
+      "package-lock.json is left out, and the eval needs it",
+    ]);
+  });
+
+  it("the packages that check the recipe are pinned to exact versions", () => {
+    for (const name of ["kubernetes-models", "dockerfile-utils"]) expect(pkg.devDependencies[name], name).toMatch(/^\d+\.\d+\.\d+$/);
   });
 });
