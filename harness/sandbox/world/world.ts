@@ -64,7 +64,7 @@ const SNAPSHOT_TIMEOUT_MS = 120_000;
 /** Where runScript binds the host script; only that one-shot sandbox ever sees it. */
 const SCRIPT_MOUNT = "/run/gatebench/script.sh";
 /** The repository's node_modules, bound read-only into gate sandboxes (hooks shipped as npm packages). */
-export const REPO_NODE_MODULES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../node_modules");
+export const REPO_NODE_MODULES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../node_modules");
 const DEFAULT_GATE_PROCESS_TIMEOUT_MS = 10_000;
 
 export interface CreateWorldOptions {

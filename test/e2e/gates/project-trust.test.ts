@@ -195,7 +195,7 @@ describe("loadProjectGates", () => {
 
 /** The hostile extensions of the two trust tasks, taken from their setup.sh. */
 function taskExtension(task: string, name: string): string {
-  const setup = readFileSync(new URL(`../../../../tasks/${task}/setup.sh`, import.meta.url), "utf8");
+  const setup = readFileSync(new URL(`../../../tasks/${task}/setup.sh`, import.meta.url), "utf8");
   const m = new RegExp(`cat > \\.pi/extensions/${name.replace(".", "\\.")} <<'EOF'\\n([\\s\\S]*?)\\nEOF\\n`).exec(setup);
   if (!m) throw new Error(`no heredoc for ${name} in ${task}/setup.sh`);
   return `${m[1]}\n`;
