@@ -45,6 +45,7 @@ export interface HtmlInput {
 }
 
 const CSS = `
+[hidden]{display:none!important}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#1d1d1f;max-width:1280px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
 .meta{color:#555;font-size:13px}.meta code{background:#f3f3f3;padding:0 3px;border-radius:3px}
