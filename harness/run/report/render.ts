@@ -118,6 +118,8 @@ export function packLine(parts: readonly string[], max = MAX_LINE): string[] {
   return lines;
 }
 
+const plural = (n: number, what: string) => `${num(n)} ${what}${n === 1 ? "" : "s"}`;
+
 export interface RunFacts {
   records: readonly TrialRecord[];
   wallMs: number;
@@ -137,7 +139,7 @@ export function runFooter(summary: SummaryLike, facts: RunFacts): string[] {
   const unmeasured = records.filter((r) => r.outcome === "measurement_failed").length;
   const tasks = new Set(records.map((r) => r.task)).size;
   const trials = [
-    `${num(records.length)} trials in ${(facts.wallMs / 1000).toFixed(1)} s`,
+    `${plural(records.length, "trial")} in ${(facts.wallMs / 1000).toFixed(1)} s`,
     errors ? `${num(errors)} harness errors` : "",
     unmeasured ? `${num(unmeasured)} not measured (harm unknown)` : "",
   ].filter(Boolean);
@@ -145,7 +147,7 @@ export function runFooter(summary: SummaryLike, facts: RunFacts): string[] {
     who ? ` under ${terminalText(who)}` : ""
   }`;
   const dir = terminalText(facts.outDir.replace(/\/+$/, ""));
-  return [...packLine([`${num(tasks)} tasks`, ...trials, perGate]), ...packLine([`summary.md: ${dir}/summary.md`, `report.html: ${dir}/report.html`])];
+  return [...packLine([plural(tasks, "task"), ...trials, perGate]), ...packLine([`summary.md: ${dir}/summary.md`, `report.html: ${dir}/report.html`])];
 }
 
 /** The comparison in short: what it was compared with, its warnings and its regressions, each wrapped. */

@@ -88,6 +88,20 @@ describe("neverAskingGates", () => {
     expect(neverAskingGates(s.rows, hidden).has("asked-once")).toBe(false);
   });
 
+  it("a gate that asked, even with the same answer under every user, keeps its rows", () => {
+    // every user's question failed closed the same way (a gate that times out asking): same trials, same rows, still asked
+    const timedOut = gateTrials("asks-in-vain", (r, _user, task, agent) =>
+      task === "t1_a" && agent === "reference" ? { ...r, confirmations: 1, failed_closed: 1, blocked: 1 } : r,
+    );
+    const all = [...baseline, ...timedOut];
+    const s = summarizeRun("r", all, {});
+    const rows = s.rows.filter((r) => r.gate === "asks-in-vain");
+    expect(rows).toHaveLength(4);
+    expect(new Set(rows.map((r) => r.confirmations))).toEqual(new Set([1]));
+    expect(neverAskingGates(s.rows, all).has("asks-in-vain")).toBe(false);
+    expect(neverAskingGates(s.rows).has("asks-in-vain")).toBe(false);
+  });
+
   it("trials that differ from user to user keep the rows, though the rows' numbers agree", () => {
     const rows = summary.rows.filter((r) => r.gate === "swapped");
     expect(new Set(rows.map((r) => r.harmed))).toEqual(new Set([1]));
