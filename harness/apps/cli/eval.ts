@@ -1,7 +1,7 @@
 /**
  * npm run eval -- [--tasks ...] [--tasks-dir DIR] [--gates ...] [--agents ...] [--approvers ...] [--trials N]
- *                 [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--no-cache] [--json] [--record]
- * npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--json]
+ *                 [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--no-cache] [--table headline|full] [--json] [--record]
+ * npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--table headline|full] [--json]
  */
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
@@ -12,12 +12,12 @@ import { ESTIMATE_ENCODING, PRICE_REFERENCE } from "../../trial/agent/tokens.ts"
 import { InputError } from "../../../kernel/errors.ts";
 import { describeCache, type CacheStats } from "../../trial/states/world-states.ts";
 import { renderComparison, resolveBase, type BaseRun } from "../../run/report/compare.ts";
+import { renderRunText, TABLE_KINDS, type TableKind } from "../../run/report/render.ts";
 import { FAIL_ON, type FailOn } from "../../run/report/paired.ts";
 import { checkShards, copyTrialFiles, loadShard, mergedMeta, mergeRecords } from "../../run/report/merge.ts";
 import { collectRunMeta } from "../../run/report/metadata.ts";
 import { createProgress } from "../../run/report/progress.ts";
 import { publishRun, type Published } from "../../run/report/publish.ts";
-import { renderTerminalTable } from "../../run/report/render.ts";
 import { Recordings } from "../../trial/agent/drivers/recordings.ts";
 import { checkPersonasExist, parseAgentSelectors } from "../../run/matrix/agents.ts";
 import type { TrialRecord } from "../../model/record/record.ts";
@@ -50,6 +50,7 @@ const OPTIONS = {
   store: { type: "string" },
   "no-store": { type: "boolean" },
   extend: { type: "boolean" },
+  table: { type: "string" },
   json: { type: "boolean" },
   record: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -71,9 +72,9 @@ const USAGE = `usage: npm run eval -- [--tasks t7_cleanup_tmp,t1_*] [--tasks-dir
                      [--approvers fatigued,headless,rubber-stamp,oracle-scope] [--trials N] [--concurrency N] [--out DIR]
                      [--resume [--extend]] [--shard I/N] [--compare <run dir | summary.json | git ref>]
                      [--fail-on newly-harmed|significant|never] [--no-cache]
-                     [--store DIR | --no-store] [--json]
+                     [--store DIR | --no-store] [--table headline|full] [--json]
                      [--record]   (each real model's trials saved as personas under <out>/recorded/<task>/; one trial at a time)
-       npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--fail-on ...] [--json]
+       npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--fail-on ...] [--table headline|full] [--json]
        npm run eval -- store gc [--store DIR] [--max-mb N] [--older-than-days N]`;
 
 export function newRunId(now = new Date()): string {
@@ -84,9 +85,17 @@ const MERGE_OPTIONS = {
   out: { type: "string" },
   compare: { type: "string" },
   "fail-on": { type: "string" },
+  table: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
+
+/** --table: the headline table (default, under 120 columns) or every gate × approver row and column. */
+function parseTable(v: string | undefined): TableKind {
+  if (v === undefined) return "headline";
+  if (!(TABLE_KINDS as readonly string[]).includes(v)) throw new InputError("command line", "--table", `one of ${TABLE_KINDS.join(", ")}`);
+  return v as TableKind;
+}
 
 function parseFailOn(v: string | undefined): FailOn {
   if (v === undefined) return "newly-harmed";
@@ -100,20 +109,11 @@ function baseOptions(base: BaseRun | undefined, failOn: FailOn) {
 }
 
 /** The terminal table (or the summary as JSON), the comparison, and the exit code. */
-function finish(published: Published, records: readonly TrialRecord[], wallMs: number, outDir: string, json: boolean): number {
+function finish(published: Published, records: readonly TrialRecord[], wallMs: number, outDir: string, json: boolean, table: TableKind): number {
   const { summary, comparison } = published;
-  const comparisonText = comparison ? renderComparison(comparison) : "";
-  if (json) {
-    sayJson("stdout", summary);
-  } else {
-    sayOut(`${renderTerminalTable(summary)}\n`);
-    if (comparisonText) sayOut(`\n${comparisonText}\n`);
-    const errors = records.filter((r) => r.outcome === "harness_error").length;
-    const unmeasured = records.filter((r) => r.outcome === "measurement_failed").length;
-    const errorNote = `${errors ? `, ${errors} harness errors` : ""}${unmeasured ? `, ${unmeasured} not measured (harm unknown)` : ""}`;
-    sayOut(`\n${records.length} trials in ${(wallMs / 1000).toFixed(1)} s${errorNote} · results in ${outDir} (report.html)\n`);
-  }
-  if (comparison && json && comparison.regressions.length) sayErr(`${comparisonText}\n`);
+  if (json) sayJson("stdout", summary);
+  else sayOut(renderRunText(summary, { table, records, wallMs, outDir, ...(comparison ? { comparison } : {}) }));
+  if (comparison && json && comparison.regressions.length) sayErr(`${renderComparison(comparison)}\n`);
   return comparison && comparison.regressions.length > 0 ? 1 : 0;
 }
 
@@ -129,6 +129,7 @@ async function mergeMain(argv: string[]): Promise<number> {
   checkShards(shards);
   const base = a.compare ? await resolveBase(a.compare) : undefined;
   const failOn = parseFailOn(a["fail-on"]);
+  const table = parseTable(a.table);
   const outDir = resolve(a.out ?? join("reports", "runs", `${newRunId()}-merged`));
   const output = new RunOutput(outDir);
   if (output.readResults().length > 0) throw new InputError("command line", "--out", `an empty folder for the merged run (${outDir} holds results)`);
@@ -139,7 +140,7 @@ async function mergeMain(argv: string[]): Promise<number> {
   const taskIds = [...new Set(records.map((r) => r.task))].filter((id) => listTaskIds().includes(id));
   const families = mutantFamilies(loadTasks(taskIds));
   const published = publishRun({ output, runId, records, meta: mergedMeta(shards), families, ...baseOptions(base, failOn) });
-  return finish(published, records, Math.round(performance.now() - started), outDir, a.json ?? false);
+  return finish(published, records, Math.round(performance.now() - started), outDir, a.json ?? false, table);
 }
 
 const STORE_OPTIONS = {
@@ -209,6 +210,7 @@ async function main(): Promise<number> {
   const shard = parseShard(a.shard);
   const base = a.compare ? await resolveBase(a.compare) : undefined;
   const failOn = parseFailOn(a["fail-on"]);
+  const table = parseTable(a.table);
   if (a.resume && !a.out) throw new InputError("command line", "--resume", "--out DIR naming the run to continue");
   if (a.extend && !a.resume) throw new InputError("command line", "--extend", "--resume alongside it (it extends the run being resumed)");
   if (a.store !== undefined && a["no-store"]) throw new InputError("command line", "--no-store", "either --store DIR or --no-store");
@@ -284,7 +286,7 @@ async function main(): Promise<number> {
   };
   if (cacheStats && !a.json) sayErr(`${describeCache(cacheStats, records.length)}\n`);
   const published = publishRun({ output, runId, records, meta, families: mutantFamilies(tasks), ...baseOptions(base, failOn) });
-  return finish(published, records, wallMs, outDir, a.json ?? false);
+  return finish(published, records, wallMs, outDir, a.json ?? false, table);
 }
 
 run(main);

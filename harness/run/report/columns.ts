@@ -3,18 +3,25 @@
  * block, report.html): a new metric is a field of the trial record (harness/model/record/record.ts,
  * summed into the summary rows automatically) and one line here.
  */
-import { approverRole, pct, read, type SummaryRowLike } from "./row.ts";
+import { ANY_USER, approverRole, NO_APPROVER, pct, read, type SummaryRowLike } from "./row.ts";
 
 export interface Column {
   head: string;
+  /** The head on a terminal, in lines, where the table must stay narrow (the headline table). */
+  narrowHead?: string;
   cell: (r: SummaryRowLike) => string;
+  /** A gate cell in a table without an approver column: marked when the row holds under any user. */
+  marksAnyUser?: boolean;
 }
+
+/** The approver cell: `fatigued (realistic)`, or `any (never asks)` for a gate nobody is asked about. */
+export const approverCell = (r: SummaryRowLike): string => (r.approver === NO_APPROVER ? ANY_USER : `${r.approver} (${approverRole(r)})`);
 
 export const num = (v: number | null | undefined): string => (v === null || v === undefined ? "–" : v.toLocaleString("en-US"));
 
 export const METRIC_COLUMNS: Column[] = [
   { head: "gate", cell: (r) => r.gate },
-  { head: "approver", cell: (r) => `${r.approver} (${approverRole(r)})` },
+  { head: "approver", cell: approverCell },
   { head: "trials", cell: (r) => num(r.trials) },
   { head: "not measured", cell: (r) => num(read(r, "measurement_failed") ?? 0) },
   { head: "passed", cell: (r) => num(r.passed) },

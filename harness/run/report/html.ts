@@ -1,19 +1,37 @@
 /**
- * report.html: one self-contained page (inline CSS and SVG, no script, a Content-Security-Policy
- * that forbids every fetch) with the chart, the tables, and per task a drill-down into each
- * trial: what the agent proposed, what each gate layer decided and why, what the user was asked
- * and answered, what changed in the world and the hidden test's output. Pure: everything it
- * shows is passed in; every string is escaped.
+ * report.html: one self-contained page (inline CSS and SVG, one inline script allowed by its hash,
+ * a Content-Security-Policy that forbids every request) with a filter bar, the charts, sortable
+ * tables, and per task a drill-down into each trial: what the agent proposed, what each gate layer
+ * decided and why, what the user was asked and answered, what changed in the world and the hidden
+ * test's output. Harmful agents' trials come first in a task, then the benign personas', then the
+ * reference's. A gate that never asks anyone is one row in every table and one dot in the charts
+ * (never-asks.ts), and its trials are shown once, for every user.
+ *
+ * Pure: everything it shows is passed in; every string is escaped (harness/text/escape/html.ts)
+ * and stays text. The script (page-script.ts) is a constant the policy names by its hash; it only
+ * filters, sorts and counts what the harness wrote here, and the page reads whole without it.
  */
 import type { ApprovalRecord } from "../../trial/approvers/broker.ts";
 import type { TrialRecord } from "../../model/record/record.ts";
-import { renderChart } from "./chart.ts";
+import { gateChartLegend, renderFrictionChart, renderGateChart } from "./chart.ts";
 import type { Comparison } from "./compare.ts";
 import { escapeHtml as e } from "../../text/escape/html.ts";
-import { METRIC_COLUMNS } from "./columns.ts";
+import { METRIC_COLUMNS, type Column } from "./columns.ts";
 import { headlineColumns } from "./markdown.ts";
+import { anyUser, neverAskingGates, viewRobustness, viewRows, viewTrials } from "./never-asks.ts";
+import { PAGE_SCRIPT, pagePolicy } from "./page-script.ts";
 import type { Robustness } from "./robustness.ts";
-import { approverRole, headlineApprover, headlineRows, type SummaryLike, type SummaryRowLike } from "./row.ts";
+import {
+  ANY_USER,
+  ANY_USER_LEGEND,
+  ANY_USER_MARK,
+  approverRole,
+  headlineApprover,
+  headlineRows,
+  NO_APPROVER,
+  type SummaryLike,
+  type SummaryRowLike,
+} from "./row.ts";
 
 export type TrialEventLike = { t: number; type: string } & Record<string, unknown>;
 
@@ -27,30 +45,102 @@ export interface HtmlInput {
 }
 
 const CSS = `
+[hidden]{display:none!important}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#1d1d1f;max-width:1280px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
 .meta{color:#555;font-size:13px}.meta code{background:#f3f3f3;padding:0 3px;border-radius:3px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px}th,td{border:1px solid #d8d8d8;padding:3px 8px;text-align:left;vertical-align:top}
-th{background:#f5f5f7}td.num{text-align:right}.wide{overflow-x:auto}
-#chart{background:#fff;border:1px solid #e2e2e2}#chart .grid{stroke:#eee}#chart .axis{stroke:#888}
-#chart .tick,#chart .legend{font-size:11px;fill:#444}#chart .label{font-size:12px;fill:#222}
-#chart .pt-label{font-size:11px}#chart .leader{stroke:#bbb;stroke-width:.8}
+th{background:#f5f5f7}td.num{text-align:right;font-variant-numeric:tabular-nums}.wide{overflow-x:auto}
+table.sortable th[aria-sort]{cursor:pointer;user-select:none}table.sortable th[aria-sort]:hover{background:#e9e9ee}
+table.sortable th[aria-sort="ascending"]::after{content:" \\25B2";font-size:10px}table.sortable th[aria-sort="descending"]::after{content:" \\25BC";font-size:10px}
+.any{color:#555;font-weight:600;margin-left:3px}
+.filters{position:sticky;top:0;z-index:2;background:#fafafc;border:1px solid #e2e2e2;border-radius:6px;padding:6px 10px;margin:12px 0;display:flex;flex-wrap:wrap;gap:14px;align-items:center;font-size:13px}
+.filters select{font:inherit}.filters output{color:#555}
+.chart{background:#fff;border:1px solid #e2e2e2;font-family:ui-monospace,"DejaVu Sans Mono","Liberation Mono",Menlo,monospace}
+.chart .grid{stroke:#eee}.chart .axis{stroke:#888}.chart .band{fill:#f7f7fa}
+.chart .tick{font-size:11px;fill:#444}.chart .axis-title{font-size:12px;fill:#222;font-family:system-ui,sans-serif}
+.chart .name{font-size:12px;fill:#222}.chart .name .sub{font-size:11px;fill:#666}.chart .value{font-size:12px;fill:#222}
+.chart .bounds,.legend .bounds{fill:#d5d5dc}.chart .whisker,.legend .whisker{stroke:#1f6fb2;stroke-width:1.6;fill:none}
+.chart .oracle,.legend .oracle{fill:#fff;stroke:#2e8b57;stroke-width:2}.chart .leader{stroke:#bbb;stroke-width:.8}
+.friction-chart .name{font-size:12px}
+ul.legend{list-style:none;padding:0;margin:6px 0;font-size:13px}ul.legend li{margin:2px 0}ul.legend .sym{vertical-align:-2px;margin-right:6px}
+#show-oracle:not(:checked)~.chart-box .oracle,#show-oracle:not(:checked)~.chart-box .oracle-key{display:none}
 details{margin:4px 0}details.task>summary{font-weight:600;cursor:pointer}details.trial{margin-left:18px}
 details.trial>summary{cursor:pointer}.harmed{color:#b00020;font-weight:600}.blocked{color:#8a5a00}.ok{color:#1b7f3b}
+.group-head{margin:6px 0 2px 18px;font-size:12px;font-weight:600;color:#555;text-transform:uppercase;letter-spacing:.04em}
 .ev{margin:2px 0 2px 18px;font-size:13px}.ev .k{display:inline-block;min-width:150px;color:#555}
+dl.obj{display:inline-grid;grid-template-columns:auto auto;gap:0 10px;margin:0;vertical-align:top}dl.obj dt{color:#555}dl.obj dd{margin:0}
 pre{background:#f6f8fa;padding:6px 8px;white-space:pre-wrap;word-break:break-all;margin:4px 0 4px 18px;font-size:12px;max-height:320px;overflow:auto}
 ul.layers{margin:2px 0 2px 36px;padding:0}.missing{color:#888;font-style:italic}
 `;
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'none'; connect-src 'none'; form-action 'none'; base-uri 'none'";
-
-function htmlTable(columns: readonly { head: string; cell: (r: SummaryRowLike) => string }[], rows: readonly SummaryRowLike[], cls = ""): string {
-  const head = `<tr>${columns.map((c) => `<th>${e(c.head)}</th>`).join("")}</tr>`;
-  const body = rows.map((r) => `<tr>${columns.map((c) => `<td>${e(c.cell(r))}</td>`).join("")}</tr>`).join("\n");
-  return `<div class="${cls}"><table>${head}\n${body}</table></div>`;
+/** The key a table cell sorts by: its leading number (`74% [54–87]` sorts as 74, `1,024` as 1024), or none. */
+export function sortKey(text: string): string {
+  const m = /^[+-]?[\d,]*\.?\d+/.exec(text.trim());
+  return m ? String(Number(m[0].replace(/,/g, ""))) : "";
 }
 
-const str = (v: unknown): string => (v === undefined || v === null ? "" : typeof v === "string" ? v : JSON.stringify(v));
+/** The attributes the filters read: gate, user (`*`: any user), whether anything was harmed or falsely blocked. */
+function filterAttrs(gate: string, approver: string, harmed: number, falseBlocks: number): string {
+  const who = approver === NO_APPROVER ? "*" : approver;
+  return ` data-filterable data-gate="${e(gate)}" data-approver="${e(who)}" data-harmed="${harmed}" data-false-blocks="${falseBlocks}"`;
+}
+
+const MARK_HTML = `<span class="any" title="${e(ANY_USER_LEGEND)}">${ANY_USER_MARK}</span>`;
+
+function htmlTable(columns: readonly Column[], rows: readonly SummaryRowLike[], id: string, cls = ""): string {
+  const head = `<thead><tr>${columns.map((c) => `<th scope="col">${e(c.head)}</th>`).join("")}</tr></thead>`;
+  const cell = (c: Column, r: SummaryRowLike) => {
+    const text = c.cell(r);
+    const key = c.head === "gate" || c.head === "approver" ? "" : sortKey(text);
+    const mark = c.marksAnyUser && anyUser(r) ? MARK_HTML : "";
+    return `<td${key ? ` class="num" data-v="${key}"` : ""}>${e(text)}${mark}</td>`;
+  };
+  const body = rows.map((r) => `<tr${filterAttrs(r.gate, r.approver, r.harmed, r.false_blocks)}>${columns.map((c) => cell(c, r)).join("")}</tr>`).join("\n");
+  return `<div class="wide${cls ? ` ${cls}` : ""}"><table class="sortable" id="${id}">${head}\n<tbody>${body}</tbody></table></div>`;
+}
+
+/** Text of a value from an event log: numbers and strings as they are, a list joined, an object as `key value` pairs. */
+function str(v: unknown): string {
+  if (v === undefined || v === null) return "";
+  if (typeof v === "string") return v;
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (Array.isArray(v)) return v.map(str).join(", ");
+  if (typeof v === "object")
+    return Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${k} ${str(x)}`)
+      .join(" · ");
+  return String(v);
+}
+
+/** A value from an event log as HTML: an object as a definition list (nested as deep as it goes), anything else as text. */
+export function valueHtml(v: unknown, depth = 0): string {
+  if (v !== null && typeof v === "object" && !Array.isArray(v) && depth < 4) {
+    const entries = Object.entries(v as Record<string, unknown>);
+    if (entries.length === 0) return "";
+    return `<dl class="obj">${entries.map(([k, x]) => `<dt>${e(k.replace(/_/g, " "))}</dt><dd>${valueHtml(x, depth + 1)}</dd>`).join("")}</dl>`;
+  }
+  if (Array.isArray(v) && v.some((x) => x !== null && typeof x === "object")) return v.map((x) => valueHtml(x, depth + 1)).join("");
+  return e(str(v));
+}
+
+/** What each phase of a trial is called in the log line. */
+const PHASE_NAMES: Record<string, string> = {
+  prepare_world: "prepare",
+  snapshot_s0: "snapshot S0",
+  agent_loop: "agent",
+  final_snapshot: "final snapshot",
+  hidden_test: "hidden test",
+  fold_record: "record",
+};
+
+/** The phases' milliseconds as one line: `prepare 120 ms · agent 800 ms · …`. */
+export function phasesLine(ms: unknown): string {
+  if (ms === null || typeof ms !== "object") return str(ms);
+  return Object.entries(ms as Record<string, unknown>)
+    .map(([k, v]) => `${PHASE_NAMES[k] ?? k.replace(/_/g, " ")} ${typeof v === "number" ? `${Math.round(v).toLocaleString("en-US")} ms` : str(v)}`)
+    .join(" · ");
+}
 
 function layerList(layers: unknown): string {
   if (!Array.isArray(layers) || layers.length === 0) return "";
@@ -97,9 +187,11 @@ function eventLine(ev: TrialEventLike, asked: readonly TrialEventLike[]): string
     case "agent_error":
     case "harness_error":
       return evRow(ev.type.replace("_", " "), e(str(ev.message)), "harmed");
+    case "phases":
+      return evRow("phases", e(phasesLine(ev.ms)));
     default: {
       const { t: _t, type, ...rest } = ev;
-      return evRow(type, `<code>${e(JSON.stringify(rest))}</code>`);
+      return evRow(type.replace(/_/g, " "), valueHtml(rest));
     }
   }
 }
@@ -129,10 +221,11 @@ function eventLog(events: readonly TrialEventLike[]): string {
   return out.join("\n");
 }
 
-function trialSection(r: TrialRecord, events: readonly TrialEventLike[] | undefined, approvals: readonly ApprovalRecord[]): string {
+function trialSection(r: TrialRecord, everyUser: boolean, events: readonly TrialEventLike[] | undefined, approvals: readonly ApprovalRecord[]): string {
   const status = r.harmed ? `<span class="harmed">HARMED</span>` : r.outcome === "passed" ? `<span class="ok">passed</span>` : e(r.outcome);
   const blocked = r.blocked ? ` · <span class="blocked">${r.blocked} blocked</span>` : "";
-  const head = `${e(r.agent)} · ${e(r.gate)} / ${e(r.approver)} · attempt ${r.attempt} · ${status}${blocked}`;
+  const user = everyUser ? `${e(ANY_USER)}${r.approver === NO_APPROVER ? "" : ` <span class="meta">(shown: ${e(r.approver)})</span>`}` : e(r.approver);
+  const head = `${e(r.agent)} · ${e(r.gate)} / ${user} · attempt ${r.attempt} · ${status}${blocked}`;
   const facts = [
     `wrongful deletions ${r.wrongful_deletions}, modifications ${r.wrongful_modifications}, bytes lost ${r.bytes_lost}`,
     `caught ${r.caught}, false blocks ${r.false_blocks}, misses ${r.misses}, confirmations ${r.confirmations} (${r.approved}/${r.denied}/${r.failed_closed})`,
@@ -148,41 +241,72 @@ function trialSection(r: TrialRecord, events: readonly TrialEventLike[] | undefi
         )
         .join("")}</ul>`
     : "";
+  const attrs = filterAttrs(r.gate, everyUser ? NO_APPROVER : r.approver, r.harmed ? 1 : 0, r.false_blocks);
   return (
-    `<details class="trial" id="trial-${e(r.trial_id)}" data-trial="${e(r.trial_id)}"><summary>${head}</summary>` +
+    `<details class="trial" id="trial-${e(r.trial_id)}" data-trial="${e(r.trial_id)}"${attrs}><summary>${head}</summary>` +
     `<div class="ev">${e(facts[0]!)}</div><div class="ev">${e(facts[1]!)}</div>` +
     `${r.error ? `<div class="ev harmed">${e(r.error)}</div>` : ""}${wrongful}\n${log}\n${asked}</details>`
   );
 }
 
+/** The three groups of a task's trials, in the order they are shown. */
+const GROUPS = [
+  { id: "harmful", head: "harmful agents", of: (r: TrialRecord) => r.agent_harmful },
+  { id: "benign", head: "benign personas", of: (r: TrialRecord) => !r.agent_harmful && r.agent !== "reference" },
+  { id: "reference", head: "the reference solution", of: (r: TrialRecord) => !r.agent_harmful && r.agent === "reference" },
+] as const;
+
 /** Evasion robustness by family per gate × approver, with the variants each let through. */
-function evasionHtml(summary: SummaryLike): string {
-  const ev = (summary as { evasion?: Robustness[] }).evasion;
-  if (!ev || ev.length === 0) return "";
+function evasionHtml(summary: SummaryLike, never: ReadonlySet<string>): string {
+  const all = (summary as { evasion?: Robustness[] }).evasion;
+  if (!all || all.length === 0) return "";
+  const ev = viewRobustness(all, never);
   const families = [...new Set(ev.flatMap((r) => Object.keys(r.byFamily)))].sort();
   const pctOf = (s: { share: number | null; stopped: number; total: number } | undefined) =>
     s ? `${s.share === null ? "–" : `${Math.round(s.share * 100)}%`} (${s.stopped}/${s.total})` : "–";
-  const head = `<tr><th>gate</th><th>approver</th><th>overall</th>${families.map((f) => `<th>${e(f)}</th>`).join("")}</tr>`;
+  const who = (approver: string) => (approver === NO_APPROVER ? ANY_USER : approver);
+  const td = (text: string) => {
+    const key = sortKey(text);
+    return `<td${key ? ` class="num" data-v="${key}"` : ""}>${e(text)}</td>`;
+  };
+  const head = `<thead><tr><th scope="col">gate</th><th scope="col">approver</th><th scope="col">overall</th>${families.map((f) => `<th scope="col">${e(f)}</th>`).join("")}</tr></thead>`;
   const body = ev
     .map(
       (r) =>
-        `<tr><td>${e(r.gate)}</td><td>${e(r.approver)}</td><td>${e(pctOf(r.overall))}</td>${families.map((f) => `<td>${e(pctOf(r.byFamily[f]))}</td>`).join("")}</tr>`,
+        `<tr${filterAttrs(r.gate, r.approver, r.letThrough.length, 0)}><td>${e(r.gate)}</td><td>${e(who(r.approver))}</td>${td(pctOf(r.overall))}${families.map((f) => td(pctOf(r.byFamily[f]))).join("")}</tr>`,
     )
     .join("\n");
   const through = ev
     .filter((r) => r.letThrough.length > 0)
     .map(
       (r) =>
-        `<details class="evasion" data-gate="${e(r.gate)}"><summary>${e(r.gate)} / ${e(r.approver)}: ${r.letThrough.length} variant(s) let through</summary><ul>` +
+        `<details class="evasion" data-gate="${e(r.gate)}"><summary>${e(r.gate)} / ${e(who(r.approver))}: ${r.letThrough.length} variant(s) let through</summary><ul>` +
         r.letThrough.map((l) => `<li><code>${e(l.task)}</code> <code>${e(l.agent)}</code> (${e(l.family)})</li>`).join("") +
         "</ul></details>",
     )
     .join("\n");
-  return `<h2>Evasion robustness</h2>\n<table class="wide"><thead>${head}</thead><tbody>${body}</tbody></table>\n${through}`;
+  return `<h2>Evasion robustness</h2>\n<div class="wide"><table class="sortable" id="table-evasion">${head}<tbody>${body}</tbody></table></div>\n${through}`;
+}
+
+/** The filter bar: gate, user and outcome menus over every table row and trial (shown by the script only). */
+function filterBar(rows: readonly SummaryRowLike[]): string {
+  const gates = [...new Set(rows.map((r) => r.gate))];
+  const users = [...new Set(rows.map((r) => r.approver).filter((a) => a !== NO_APPROVER))].sort();
+  const options = (values: readonly string[]) => values.map((v) => `<option value="${e(v)}">${e(v)}</option>`).join("");
+  return (
+    `<form id="filters" class="filters" hidden aria-label="filter the tables and trials">` +
+    `<label>gate <select data-filter="gate"><option value="">all gates</option>${options(gates)}</select></label>` +
+    `<label>user <select data-filter="approver"><option value="">all users</option>${options(users)}</select></label>` +
+    `<label>outcome <select data-filter="outcome"><option value="">all</option><option value="harmed">harmed only</option>` +
+    `<option value="false-blocks">false blocks only</option></select></label>` +
+    `<output id="shown" aria-live="polite"></output></form>`
+  );
 }
 
 export function renderHtml(input: HtmlInput): string {
   const { summary, records } = input;
+  const never = neverAskingGates(summary.rows, records);
+  const rows = viewRows(summary.rows, never);
   const meta = summary.meta as Record<string, unknown> & { git?: { commit?: string; branch?: string; dirty?: boolean } | null };
   const metaBits: string[] = [];
   if (meta.git?.commit)
@@ -193,39 +317,57 @@ export function renderHtml(input: HtmlInput): string {
   const who = headlineApprover(summary.rows);
   const approvalsBy = new Map<string, ApprovalRecord[]>();
   for (const a of input.approvals) approvalsBy.set(a.trial_id, [...(approvalsBy.get(a.trial_id) ?? []), a]);
-  const byTask = new Map<string, TrialRecord[]>();
-  for (const r of records) byTask.set(r.task, [...(byTask.get(r.task) ?? []), r]);
+  const byTask = new Map<string, { record: TrialRecord; anyUser: boolean }[]>();
+  for (const t of viewTrials(records, never, who)) byTask.set(t.record.task, [...(byTask.get(t.record.task) ?? []), t]);
+  const order = (a: TrialRecord, b: TrialRecord) =>
+    a.agent.localeCompare(b.agent) || a.gate.localeCompare(b.gate) || a.approver.localeCompare(b.approver) || a.attempt - b.attempt;
   const tasks = [...byTask.keys()].sort().map((task) => {
-    const rs = byTask
-      .get(task)!
-      .sort((a, b) => a.agent.localeCompare(b.agent) || a.gate.localeCompare(b.gate) || a.approver.localeCompare(b.approver) || a.attempt - b.attempt);
-    const harmed = rs.filter((r) => r.harmed).length;
+    const ts = byTask.get(task)!;
+    const harmed = ts.filter((t) => t.record.harmed).length;
     const harmNote = harmed ? `<span class="harmed">${harmed} harmed</span>` : "none harmed";
-    const head = `${e(task)} <span class="meta">(${e(rs[0]!.category)}) · ${rs.length} trials · ${harmNote}</span>`;
-    const trials = rs.map((r) => trialSection(r, input.events.get(r.trial_id), approvalsBy.get(r.trial_id) ?? [])).join("\n");
-    return `<details class="task" data-task="${e(task)}"><summary>${head}</summary>\n${trials}</details>`;
+    const head = `${e(task)} <span class="meta">(${e(ts[0]!.record.category)}) · ${ts.length} trials · ${harmNote}<span class="shown-count"></span></span>`;
+    const groups = GROUPS.map((g) => {
+      const members = ts.filter((t) => g.of(t.record)).sort((a, b) => order(a.record, b.record));
+      if (members.length === 0) return "";
+      const trials = members.map((t) => trialSection(t.record, t.anyUser, input.events.get(t.record.trial_id), approvalsBy.get(t.record.trial_id) ?? []));
+      return `<div class="group" data-group="${g.id}"><p class="group-head">${e(g.head)} (${members.length})</p>\n${trials.join("\n")}</div>`;
+    });
+    return `<details class="task" data-task="${e(task)}"><summary>${head}</summary>\n${groups.join("")}</details>`;
   });
-  const userNote = who === null ? "no gate asks anyone" : `headline user: <code>${e(who)}</code> (${e(approverRole({ approver: who }))})`;
+  const userNote = who === null ? "no gate asks anyone" : `under <code>${e(who)}</code>, the ${e(approverRole({ approver: who }))} headline user`;
+  const headline = headlineColumns(input.comparison).filter((c) => input.comparison || c.head !== "verdict vs base");
+  const merged = rows.some(anyUser)
+    ? `<p class="meta"><span class="any">${ANY_USER_MARK}</span> ${e(ANY_USER_LEGEND)}: one row, approver <code>${e(ANY_USER)}</code>, in every table and one dot in the charts (summary.json keeps a row per user).</p>`
+    : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta http-equiv="Content-Security-Policy" content="${pagePolicy()}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>gatebench run ${e(summary.run_id)}</title>
 <style>${CSS}</style></head>
 <body>
 <h1>gatebench run <code>${e(summary.run_id)}</code></h1>
 <p class="meta">${metaBits.join(" · ")}</p>
+${filterBar(summary.rows)}
+<h2>Harm prevented by gate, ${userNote}</h2>
+<input type="checkbox" id="show-oracle" checked> <label for="show-oracle">show the answer-key user (<code>oracle-scope</code>)</label>
+<div class="chart-box">
+${renderGateChart(summary.rows, never)}
+${gateChartLegend(who)}
+</div>
 <h2>Harm prevented against user friction</h2>
-${renderChart(summary.rows)}
-<h2>Headline (${userNote})</h2>
-${htmlTable(headlineColumns(input.comparison), headlineRows(summary.rows))}
-${evasionHtml(summary)}
+${renderFrictionChart(summary.rows, never)}
+<h2>Headline, ${userNote}</h2>
+${htmlTable(headline, headlineRows(rows), "table-headline")}
+${merged}
+${evasionHtml(summary, never)}
 <h2>All gates × approvers</h2>
-${htmlTable(METRIC_COLUMNS, summary.rows, "wide")}
+${htmlTable(METRIC_COLUMNS, rows, "table-full", "full")}
 <h2>Trials by task</h2>
 <p class="meta">Open a task, then a trial: what the agent proposed, what each gate layer decided and why, what the user was asked and answered,
-what changed in the world, and the hidden test's output.</p>
+what changed in the world, and the hidden test's output. In each task, harmful agents come first, then the benign personas, then the reference.</p>
 ${tasks.join("\n")}
+<script>${PAGE_SCRIPT}</script>
 </body></html>
 `;
 }

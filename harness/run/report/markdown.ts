@@ -1,11 +1,15 @@
 /**
  * summary.md, sized for a pull-request comment: a narrow headline table (one row per gate,
  * under the headline user), then harm and utility per task category, then every row and
- * every column inside <details>. Pure.
+ * every column inside <details>. A gate that never asks anyone is one row in every table,
+ * marked as holding under any user (never-asks.ts). Pure.
  */
 import type { TrialRecord } from "../../model/record/record.ts";
 import type { Comparison } from "./compare.ts";
 import {
+  ANY_USER,
+  ANY_USER_LEGEND,
+  ANY_USER_MARK,
   approverRole,
   decimal,
   headlineApprover,
@@ -19,6 +23,7 @@ import {
   type SummaryRowLike,
 } from "./row.ts";
 import { METRIC_COLUMNS, num, type Column } from "./columns.ts";
+import { anyUser, approversOf, neverAskingGates, viewRobustness, viewRows, type ViewRow } from "./never-asks.ts";
 import type { Robustness } from "./robustness.ts";
 import { summarize, wilson } from "./summary.ts";
 import { htmlCode, mdCell, mdInline } from "../../text/escape/markdown.ts";
@@ -26,16 +31,33 @@ import { htmlCode, mdCell, mdInline } from "../../text/escape/markdown.ts";
 /** Marks gatebench's comment in a pull request, so a workflow can find and update it in place. */
 export const PR_COMMENT_MARKER = "<!-- gatebench-summary -->";
 
+/** The mark after a gate that holds under any user (a backslash keeps Markdown from reading it as emphasis). */
+const MD_MARK = ` \\${ANY_USER_MARK}`;
+
 function table(columns: readonly Column[], rows: readonly SummaryRowLike[]): string[] {
+  const cell = (c: Column, r: SummaryRowLike) => mdCell(c.cell(r)) + (c.marksAnyUser && anyUser(r) ? MD_MARK : "");
   return [
     `| ${columns.map((c) => c.head).join(" | ")} |`,
     `| ${columns.map(() => "---").join(" | ")} |`,
-    ...rows.map((r) => `| ${columns.map((c) => mdCell(c.cell(r))).join(" | ")} |`),
+    ...rows.map((r) => `| ${columns.map((c) => cell(c, r)).join(" | ")} |`),
   ];
 }
 
-/** "–" without a base run; otherwise new, ok, improvement, or what regressed (the paired verdict's reasons, or the metrics). */
-export function verdictCell(row: SummaryRowLike, comparison: Comparison | undefined): string {
+/** The legend of the mark, when a table below carries it. */
+function markLegend(rows: readonly SummaryRowLike[]): string[] {
+  return rows.some(anyUser) ? [`_\\${ANY_USER_MARK} ${ANY_USER_LEGEND}._`, ""] : [];
+}
+
+/**
+ * "–" without a base run; otherwise new, ok, improvement, or what regressed (the paired verdict's
+ * reasons, or the metrics). A row that stands for several users takes the first regression among them.
+ */
+export function verdictCell(row: ViewRow, comparison: Comparison | undefined): string {
+  const verdicts = approversOf(row).map((approver) => verdictOf({ gate: row.gate, approver }, comparison));
+  return verdicts.find((v) => v.startsWith("REGRESSION")) ?? verdicts[0]!;
+}
+
+function verdictOf(row: { gate: string; approver: string }, comparison: Comparison | undefined): string {
   if (!comparison) return "–";
   const c = comparison.rows.find((x) => x.gate === row.gate && x.approver === row.approver);
   if (!c?.base) return "new";
@@ -63,21 +85,26 @@ export function flipsSection(comparison: Comparison | undefined): string[] {
   return out;
 }
 
+/** summary.md's headline columns (the terminal's headline table and report.html show the same). */
 export function headlineColumns(comparison?: Comparison): Column[] {
   return [
-    { head: "gate", cell: (r) => r.gate },
-    { head: "harm prevented [95% CI]", cell: (r) => pctWithInterval(r.harm_prevented, read(r, "harm_prevented_ci")) },
-    { head: "benign utility", cell: (r) => pctWithInterval(read(r, "benign_utility"), read(r, "benign_utility_ci")) },
-    { head: "confirms / benign trial", cell: (r) => decimal(read(r, "confirmations_per_benign")) },
-    { head: "false blocks", cell: (r) => num(read(r, "false_blocks_benign") ?? r.false_blocks) },
-    { head: "evasion robustness", cell: (r) => pct(read(r, "evasion_robustness")) },
-    { head: "tokens overhead", cell: (r) => signedPct(read(r, "tokens_overhead")) },
-    { head: "verdict vs base", cell: (r) => verdictCell(r, comparison) },
+    { head: "gate", narrowHead: "gate", cell: (r) => r.gate, marksAnyUser: true },
+    {
+      head: "harm prevented [95% CI]",
+      narrowHead: "harm\nprevented\n[95% CI]",
+      cell: (r) => pctWithInterval(r.harm_prevented, read(r, "harm_prevented_ci")),
+    },
+    { head: "benign utility", narrowHead: "benign\nutility\n[95% CI]", cell: (r) => pctWithInterval(read(r, "benign_utility"), read(r, "benign_utility_ci")) },
+    { head: "confirms / benign trial", narrowHead: "confirms\n/ benign\ntrial", cell: (r) => decimal(read(r, "confirmations_per_benign")) },
+    { head: "false blocks", narrowHead: "false\nblocks", cell: (r) => num(read(r, "false_blocks_benign") ?? r.false_blocks) },
+    { head: "evasion robustness", narrowHead: "evasion\nrobust-\nness", cell: (r) => pct(read(r, "evasion_robustness")) },
+    { head: "tokens overhead", narrowHead: "tokens\nover-\nhead", cell: (r) => signedPct(read(r, "tokens_overhead")) },
+    { head: "verdict vs base", narrowHead: "verdict\nvs base", cell: (r) => verdictCell(r, comparison) },
   ];
 }
 
 const CATEGORY_COLUMNS: Column[] = [
-  { head: "gate", cell: (r) => r.gate },
+  { head: "gate", cell: (r) => r.gate, marksAnyUser: true },
   { head: "harmed / harmful trials", cell: (r) => `${num(r.harmed)} / ${num(r.harmful_trials)}` },
   { head: "harm prevented", cell: (r) => pctWithInterval(r.harm_prevented, read(r, "harm_prevented_ci")) },
   { head: "benign utility", cell: (r) => pct(read(r, "benign_utility") ?? r.utility_retained) },
@@ -119,23 +146,27 @@ export function suiteLine(summary: SummaryLike, records?: readonly TrialRecord[]
  * (trials `none` harmed in the category, and how many of those the gate prevented), gate by gate
  * in one table; then each category's full headline rows in a details block.
  */
-export function categorySection(runId: string, records: readonly TrialRecord[]): string[] {
+export function categorySection(runId: string, records: readonly TrialRecord[], never: ReadonlySet<string> = new Set()): string[] {
   const categories = [...new Set(records.map((r) => r.category))].sort();
   if (categories.length === 0) return [];
   const per = new Map(
     categories.map((c) => [
       c,
       headlineRows(
-        (
-          summarize(
-            runId,
-            records.filter((r) => r.category === c),
-          ) as SummaryLike
-        ).rows,
+        viewRows(
+          (
+            summarize(
+              runId,
+              records.filter((r) => r.category === c),
+            ) as SummaryLike
+          ).rows,
+          never,
+        ),
       ),
     ]),
   );
   const gates = [...new Set([...per.values()].flatMap((rows) => rows.map((r) => r.gate)))];
+  const everyUser = new Set([...per.values()].flatMap((rows) => rows.filter(anyUser).map((r) => r.gate)));
   const withHarm = categories.filter((c) => harmedByNone(per.get(c)!) > 0);
   const cell = (c: string, gate: string) => {
     const rows = per.get(c)!;
@@ -149,7 +180,7 @@ export function categorySection(runId: string, records: readonly TrialRecord[]):
     out.push(
       `| gate | ${withHarm.map(mdCell).join(" | ")} |`,
       `| --- | ${withHarm.map(() => "---").join(" | ")} |`,
-      ...gates.map((g) => `| ${mdCell(g)} | ${withHarm.map((c) => cell(c, g)).join(" | ")} |`),
+      ...gates.map((g) => `| ${mdCell(g)}${everyUser.has(g) ? MD_MARK : ""} | ${withHarm.map((c) => cell(c, g)).join(" | ")} |`),
       "",
       "_Each cell: harm prevented under the headline user (prevented / harmful trials `none` harmed in the category)._",
       "",
@@ -157,12 +188,13 @@ export function categorySection(runId: string, records: readonly TrialRecord[]):
   }
   out.push("<details><summary>Each category's headline rows</summary>", "");
   for (const category of categories) out.push(`**${mdInline(category)}**`, "", ...table(CATEGORY_COLUMNS, per.get(category)!), "");
+  out.push(...markLegend([...per.values()].flat()));
   out.push("</details>", "");
   return out;
 }
 
 export interface MarkdownOptions {
-  /** The run's trial records, for the per-category rows. */
+  /** The run's trial records, for the per-category rows and to tell which gates never asked. */
   records?: readonly TrialRecord[];
   comparison?: Comparison;
 }
@@ -170,7 +202,7 @@ export interface MarkdownOptions {
 /** The narrow table alone with its heading: what a PR comment and the step summary show. */
 export function renderPrTable(summary: SummaryLike, comparison?: Comparison, records?: readonly TrialRecord[]): string[] {
   const who = headlineApprover(summary.rows);
-  const rows = headlineRows(summary.rows);
+  const rows = headlineRows(viewRows(summary.rows, neverAskingGates(summary.rows, records)));
   const user = who === null ? "no approver (no gate asks)" : `approver ${mdInline(who)} (${approverRole({ approver: who })})`;
   const others = [...new Set(summary.rows.map((r) => r.approver))].filter((a) => a !== who && a !== NO_APPROVER);
   return [
@@ -182,6 +214,7 @@ export function renderPrTable(summary: SummaryLike, comparison?: Comparison, rec
     "",
     ...table(headlineColumns(comparison), rows),
     "",
+    ...markLegend(rows),
     ...comparisonNotes(comparison),
   ];
 }
@@ -195,9 +228,11 @@ function comparisonNotes(c: Comparison | undefined): string[] {
 }
 
 /** Evasion robustness by transform family, and the variants each gate let through (in a details block). */
-export function evasionSection(summary: SummaryLike): string[] {
-  const ev = (summary as { evasion?: Robustness[] }).evasion;
-  if (!ev || ev.length === 0) return [];
+export function evasionSection(summary: SummaryLike, never: ReadonlySet<string> = new Set()): string[] {
+  const all = (summary as { evasion?: Robustness[] }).evasion;
+  if (!all || all.length === 0) return [];
+  const ev = viewRobustness(all, never);
+  const who = (approver: string) => (approver === NO_APPROVER ? ANY_USER : approver);
   const families = [...new Set(ev.flatMap((r) => Object.keys(r.byFamily)))].sort();
   const cell = (s: { stopped: number; total: number; share: number | null } | undefined) => (s ? `${pct(s.share)} (${s.stopped}/${s.total})` : "–");
   const lines = [
@@ -205,11 +240,11 @@ export function evasionSection(summary: SummaryLike): string[] {
     "",
     `| gate | approver | overall | ${families.map(mdCell).join(" | ")} |`,
     `|---|---|---|${families.map(() => "---").join("|")}|`,
-    ...ev.map((r) => `| ${mdCell(r.gate)} | ${mdCell(r.approver)} | ${cell(r.overall)} | ${families.map((f) => cell(r.byFamily[f])).join(" | ")} |`),
+    ...ev.map((r) => `| ${mdCell(r.gate)} | ${mdCell(who(r.approver))} | ${cell(r.overall)} | ${families.map((f) => cell(r.byFamily[f])).join(" | ")} |`),
     "",
   ];
   for (const r of ev.filter((x) => x.letThrough.length > 0)) {
-    lines.push(`<details><summary>${htmlCode(r.gate)} / ${htmlCode(r.approver)}: ${r.letThrough.length} variant(s) let through</summary>`, "");
+    lines.push(`<details><summary>${htmlCode(r.gate)} / ${htmlCode(who(r.approver))}: ${r.letThrough.length} variant(s) let through</summary>`, "");
     for (const l of r.letThrough) lines.push(`- ${mdInline(l.task)} ${mdInline(l.agent)} (${mdInline(l.family)})`);
     lines.push("", "</details>", "");
   }
@@ -217,10 +252,21 @@ export function evasionSection(summary: SummaryLike): string[] {
 }
 
 export function renderMarkdown(summary: SummaryLike, opts: MarkdownOptions = {}): string {
+  const never = neverAskingGates(summary.rows, opts.records);
   const lines = [...renderPrTable(summary, opts.comparison, opts.records), ...flipsSection(opts.comparison)];
-  if (opts.records) lines.push(...categorySection(summary.run_id, opts.records));
-  lines.push(...evasionSection(summary));
-  lines.push("<details><summary>All gates × approvers, every column</summary>", "", ...table(METRIC_COLUMNS, summary.rows), "", "</details>", "");
+  if (opts.records) lines.push(...categorySection(summary.run_id, opts.records, never));
+  lines.push(...evasionSection(summary, never));
+  const all = viewRows(summary.rows, never);
+  lines.push(
+    "<details><summary>All gates × approvers, every column</summary>",
+    "",
+    `_A gate that never asked anyone is one row, approver ${mdInline(ANY_USER)}: its numbers are the same under every user (summary.json keeps one row per user)._`,
+    "",
+    ...table(METRIC_COLUMNS, all),
+    "",
+    "</details>",
+    "",
+  );
   const notes = metaNotes(summary.meta);
   if (notes.length) lines.push(`_${notes.join(" · ")}._`, "");
   lines.push(

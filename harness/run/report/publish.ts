@@ -137,6 +137,6 @@ export function publishRun(opts: PublishOptions): Published {
     ),
   );
   const step = "stepSummaryFile" in opts ? opts.stepSummaryFile : process.env.GITHUB_STEP_SUMMARY;
-  if (step) appendFileSync(step, escapeControls(redact(`${renderPrTable(shown.summary, shown.comparison).join("\n")}\n`)));
+  if (step) appendFileSync(step, escapeControls(redact(`${renderPrTable(shown.summary, shown.comparison, shown.records).join("\n")}\n`)));
   return { summary, markdown, ...(comparison ? { comparison } : {}) };
 }

@@ -34,6 +34,11 @@ export type SummaryLike = Omit<Summary, "rows"> & { rows: SummaryRowLike[] };
 export const HEADLINE_APPROVER = "fatigued";
 /** The approver name of rows whose gate never asks anyone (same trial under every approver). */
 export const NO_APPROVER = "-";
+/** How the approver of such a row reads in every table people read (never-asks.ts). */
+export const ANY_USER = "any (never asks)";
+/** The mark after a gate that never asks, in tables without an approver column, and its legend. */
+export const ANY_USER_MARK = "*";
+export const ANY_USER_LEGEND = "never asks anyone: the same numbers under every user";
 
 export function approverRole(row: { approver: string; approver_role?: ApproverRole | null | undefined }): ApproverRole {
   return row.approver_role ?? roleOfApprover(row.approver);

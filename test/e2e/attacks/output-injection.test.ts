@@ -80,7 +80,8 @@ describe("attack: escape sequences in what gatebench prints", () => {
     ]);
     expect(r.status, r.out).toBe(0);
     expect(hiddenIn(r.out)).toEqual([]);
-    expect(r.out).toContain(VISIBLE.replace("\\u000d", "_").replace(/ /g, "_"));
+    // the terminal's headline table cuts a label this long to its width: what it shows is written out
+    expect(r.out).toContain("claude-hook:/bin/true \\u001b]52;c;cm0g");
     for (const file of ["summary.md", "report.html"]) {
       const text = readFileSync(join(out, file), "utf8");
       expect(hiddenIn(text), file).toEqual([]);

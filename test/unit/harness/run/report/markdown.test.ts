@@ -41,7 +41,7 @@ describe("the PR table", () => {
   it("has at most 8 columns and one row per gate, under the fatigued user", () => {
     const t = firstTable(renderMarkdown(summaryOf(rows)));
     expect(t[0]!.length).toBeLessThanOrEqual(8);
-    expect(t.slice(1).map((r) => r[0])).toEqual(["none", "layered", "path-policy"]);
+    expect(t.slice(1).map((r) => r[0])).toEqual(["none *", "layered", "path-policy"]);
     const layered = t.find((r) => r[0] === "layered")!;
     expect(layered[1]).toBe("80% [38–96]");
     const pp = t.find((r) => r[0] === "path-policy")!;
@@ -58,7 +58,7 @@ describe("the PR table", () => {
       firstTable(md)
         .slice(1)
         .map((r) => r[0]),
-    ).toEqual(["none", "path-policy"]);
+    ).toEqual(["none *", "path-policy"]);
   });
 
   it("renders – for fields an older summary lacks", () => {
@@ -111,9 +111,11 @@ describe("summary.md", () => {
     expect(md.indexOf("**`deletion`**")).toBeLessThan(md.indexOf("**`secrets`**"));
     expect(deletion!.find((r) => r[0] === "g")!.slice(0, 3)).toEqual(["g", "0 / 1", "100% [21–100]"]);
     expect(secrets!.find((r) => r[0] === "g")!.slice(0, 3)).toEqual(["g", "1 / 1", "0% [0–79]"]);
-    expect(full!.slice(1).map((r) => r.slice(0, 2))).toEqual(rows.map((r) => [r.gate, `${r.approver} (${r.approver_role ?? "realistic"})`]));
+    expect(full!.slice(1).map((r) => r.slice(0, 2))).toEqual(
+      rows.map((r) => [r.gate, r.approver === "-" ? "any (never asks)" : `${r.approver} (${r.approver_role ?? "realistic"})`]),
+    );
     expect(full![0]!.length).toBeGreaterThanOrEqual(18);
-    expect(md.slice(md.indexOf("<details><summary>All gates"))).toContain("| `none` | `- (none)` |");
+    expect(md.slice(md.indexOf("<details><summary>All gates"))).toContain("| `none` | `any (never asks)` |");
   });
 });
 
