@@ -3,7 +3,8 @@
  * InputError naming the config file and field) and returns a Gate.
  */
 import { fileURLToPath } from "node:url";
-import type { Gate } from "./types.ts";
+import type { GateKind } from "./kinds.ts";
+import type { Gate, GateFactoryContext } from "./types.ts";
 import { createPiPermissionGate } from "./pi-permission-gate.ts";
 import { createPathPolicyGate } from "./path-policy/gate.ts";
 import { createPiProtectedPathsGate } from "./pi-protected-paths.ts";
@@ -14,7 +15,7 @@ import { createShellAstGate } from "./shell/gate.ts";
 import { createClaudeHookGate } from "./third-party/claude-hook/gate.ts";
 import { createCcSafetyNetGate } from "./third-party/cc-safety-net.ts";
 
-export type GateFactory = (options: Record<string, unknown>, where: string) => Gate;
+export type GateFactory = (options: Record<string, unknown>, where: string, context?: GateFactoryContext) => Gate;
 
 /**
  * The modules each layer's code starts from (with the sandboxed extension worker, which is run,
@@ -37,7 +38,7 @@ export const GATE_MODULES: Record<string, string[]> = Object.fromEntries(
   }).map(([name, rels]) => [name, rels.map((rel) => fileURLToPath(new URL(rel, import.meta.url)))]),
 );
 
-export const GATE_FACTORIES: Record<string, GateFactory> = {
+export const GATE_FACTORIES: Readonly<Record<string, GateFactory>> = {
   "pi-permission-gate": createPiPermissionGate,
   "path-policy": createPathPolicyGate,
   "pi-protected-paths": createPiProtectedPathsGate,
@@ -47,4 +48,9 @@ export const GATE_FACTORIES: Record<string, GateFactory> = {
   "shell-ast": createShellAstGate,
   "claude-hook": createClaudeHookGate,
   "cc-safety-net": createCcSafetyNetGate,
-};
+} satisfies Record<GateKind, GateFactory>;
+
+/** The factory of a layer kind, or undefined for a name that is none. */
+export function gateFactory(kind: string): GateFactory | undefined {
+  return Object.hasOwn(GATE_FACTORIES, kind) ? GATE_FACTORIES[kind] : undefined;
+}

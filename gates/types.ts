@@ -139,6 +139,15 @@ export interface GateSources {
   packages: readonly string[];
 }
 
+/**
+ * Where a layer is configured: relative paths in its options (a hook command's files, an
+ * extension file) are resolved against `baseDir` — the folder of the configuration file, the
+ * cwd for a `--gates claude-hook:` / `pi-extension:` entry, gatebench's own folder by default.
+ */
+export interface GateFactoryContext {
+  readonly baseDir?: string;
+}
+
 export interface Gate {
   readonly name: string;
   decide(call: ProposedCall, ctx: GateContext): Decision | Promise<Decision>;

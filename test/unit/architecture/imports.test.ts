@@ -250,7 +250,8 @@ function testFiles(dir: string): string[] {
 }
 
 /** What only an end-to-end test may use: a sandboxed world, a trial, or a browser. */
-const SANDBOX_IMPORT = /^(harness\/sandbox\/world\/(world|run-sandboxed)\.ts|harness\/trial\/(agent-loop|snapshots|hidden-test|phase-error|states\/prepare-world)\.ts|playwright-core)$/;
+const SANDBOX_IMPORT =
+  /^(harness\/sandbox\/world\/(world|run-sandboxed)\.ts|harness\/trial\/(agent-loop|snapshots|hidden-test|phase-error|states\/prepare-world)\.ts|playwright-core)$/;
 const SANDBOX_CALL = /\b(createWorld|runTrial|cloneWorld|chromium\.launch)\s*\(/;
 
 describe("test layout", () => {
@@ -315,7 +316,12 @@ describe("tests mirror the source", () => {
   });
 
   it("the rule itself: a prefix of the name must be a file or folder of the mirrored folder", () => {
-    const tree: Record<string, string[]> = { "": ["tasks", "harness"], harness: ["run"], "harness/run": ["matrix"], "harness/run/matrix": ["matrix.ts", "agents.ts"] };
+    const tree: Record<string, string[]> = {
+      "": ["tasks", "harness"],
+      harness: ["run"],
+      "harness/run": ["matrix"],
+      "harness/run/matrix": ["matrix.ts", "agents.ts"],
+    };
     const ls = (d: string) => tree[d] ?? null;
     expect(mirrorProblem("test/unit/harness/run/matrix/matrix-plan.test.ts", ls)).toBeNull();
     expect(mirrorProblem("test/unit/harness/run/matrix/agents.mutants.test.ts", ls)).toBeNull();
