@@ -11,7 +11,11 @@ import { actionSchemaErrors } from "../support/workflow.ts";
 
 const text = readFileSync(new URL("../../action.yml", import.meta.url), "utf8");
 type Step = { uses?: string; run?: string; shell?: string; env?: Record<string, string>; with?: Record<string, string>; if?: string; id?: string };
-const action = parse(text) as { inputs: Record<string, { description: string; default?: string }>; outputs: Record<string, unknown>; runs: { using: string; steps: Step[] } };
+const action = parse(text) as {
+  inputs: Record<string, { description: string; default?: string }>;
+  outputs: Record<string, unknown>;
+  runs: { using: string; steps: Step[] };
+};
 const steps = action.runs.steps;
 
 describe("action.yml", () => {

@@ -78,7 +78,9 @@ describe("--gates entries", () => {
     );
     writeFileSync(join(dir, "nohook.yaml"), 'description: x\nlayers:\n  - gate: "claude-hook:./hooks/missing.sh"\n');
     expect(error(() => loadGateConfig(join(dir, "nohook.yaml"))).message).toMatch(
-      new RegExp(`nohook\\.yaml \\(layers\\.0\\): with\\.command: a runnable hook command \\(the hook program ./hooks/missing.sh \\(${dir}/hooks/missing.sh\\) is not a file\\)`),
+      new RegExp(
+        `nohook\\.yaml \\(layers\\.0\\): with\\.command: a runnable hook command \\(the hook program ./hooks/missing.sh \\(${dir}/hooks/missing.sh\\) is not a file\\)`,
+      ),
     );
 
     const twice = error(() => selectGateConfigs(`none,mine=${join(dir, "my-stack.yaml")},mine=claude-hook:true`));
@@ -88,14 +90,22 @@ describe("--gates entries", () => {
     expect(error(() => loadGateConfig("my.stack=claude-hook:true")).message).toBe(
       '--gates: my.stack=claude-hook:true: a label of letters, digits, "_" and "-", starting with a letter or digit, at most 64 (it stands in trial ids and file names) (got "my.stack")',
     );
-    expect(error(() => loadGateConfig("layered=claude-hook:true")).message).toContain('a label that is not the name of a built-in configuration ("layered" is one');
-    expect(error(() => loadGateConfig("mine=layered")).message).toContain("<label>=claude-hook:<command>, <label>=pi-extension:<file> or <label>=<file>.yaml after the label");
+    expect(error(() => loadGateConfig("layered=claude-hook:true")).message).toContain(
+      'a label that is not the name of a built-in configuration ("layered" is one',
+    );
+    expect(error(() => loadGateConfig("mine=layered")).message).toContain(
+      "<label>=claude-hook:<command>, <label>=pi-extension:<file> or <label>=<file>.yaml after the label",
+    );
     writeFileSync(join(dir, "my stack.yaml"), "description: x\n");
-    expect(error(() => loadGateConfig(join(dir, "my stack.yaml"))).message).toContain(`or a label of your own: <label>=${join(dir, "my stack.yaml")} (got "my stack")`);
+    expect(error(() => loadGateConfig(join(dir, "my stack.yaml"))).message).toContain(
+      `or a label of your own: <label>=${join(dir, "my stack.yaml")} (got "my stack")`,
+    );
     expect(error(() => loadGateConfig("guard=claude-hook:./hooks/missing.sh", undefined, { cwd: dir })).message).toMatch(
       /^--gates: guard=claude-hook:\.\/hooks\/missing\.sh: a runnable hook command/,
     );
-    expect(error(() => loadGateConfig("nosuch")).message).toMatch(/^--gates: nosuch: a gate configuration in gates\/configs\/ \(one of .*layered.*\), claude-hook:<command>/);
+    expect(error(() => loadGateConfig("nosuch")).message).toMatch(
+      /^--gates: nosuch: a gate configuration in gates\/configs\/ \(one of .*layered.*\), claude-hook:<command>/,
+    );
     expect(error(() => loadGateConfig("nosuch", undefined, { flag: "--gate" })).message).toMatch(/^--gate: nosuch: /);
   });
 });

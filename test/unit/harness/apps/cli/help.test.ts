@@ -71,7 +71,11 @@ describe("help texts", () => {
   it("every option of a command has its line", () => {
     const options = { gates: { type: "string" }, json: { type: "boolean", short: "j" }, dir: { type: "string", multiple: true } } as const;
     const text = renderFlags(options, { gates: ["LIST", "which gates"], json: "as JSON", dir: ["DIR", "a folder"] });
-    expect(text.split("\n")).toEqual([expect.stringMatching(/--gates LIST +which gates/), expect.stringMatching(/-j, --json +as JSON/), expect.stringMatching(/--dir DIR +a folder \(repeatable\)/)]);
+    expect(text.split("\n")).toEqual([
+      expect.stringMatching(/--gates LIST +which gates/),
+      expect.stringMatching(/-j, --json +as JSON/),
+      expect.stringMatching(/--dir DIR +a folder \(repeatable\)/),
+    ]);
     for (const [name, help] of Object.entries(HELP)) {
       const text = help();
       expect(text, name).toMatch(/^usage: /);

@@ -77,7 +77,11 @@ describe("gatebench init", () => {
 
 describe("the workflow init writes", () => {
   const text = starterFiles("1.2.3").find((f) => f.path === ".github/workflows/gatebench.yml")!.text;
-  const wf = lintWorkflow(text, "gatebench.yml");
+  const wf = parse(text) as Workflow;
+
+  it("passes GitHub's own workflow parser and the structural checks (needs, steps, permissions, no spliced input)", () => {
+    lintWorkflow(text, "gatebench.yml");
+  });
 
   it("runs gatebench eval on the repository's gates and tasks, after installing the sandbox's prerequisites", () => {
     const steps = wf.jobs.eval!.steps;
@@ -127,7 +131,9 @@ describe("the workflow checks themselves catch what they claim", () => {
     expect(workflowSchemaErrors(good.replace("${{ steps.eval.outputs.exit }}", "${{ steps.eval.outputs.exit }"))).toEqual([
       expect.stringContaining("The expression is not closed"),
     ]);
-    expect(workflowSchemaErrors(good.replace("      - uses: actions/setup-node@v4\n", "      - uses: actions/setup-node@v4\n        run: echo\n"))).not.toEqual([]);
+    expect(workflowSchemaErrors(good.replace("      - uses: actions/setup-node@v4\n", "      - uses: actions/setup-node@v4\n        run: echo\n"))).not.toEqual(
+      [],
+    );
   });
 
   it("the structure: needs of a missing job, a cycle, an unknown scope, an input spliced into run", () => {

@@ -57,7 +57,9 @@ describe("TaskCatalog", () => {
   });
 
   it("a folder that does not exist, and an unknown --tasks id, are bad input", () => {
-    expect(() => new TaskCatalog(["/nonexistent/tasks"])).toThrow("--tasks-dir: /nonexistent/tasks: an existing folder of task folders (/nonexistent/tasks does not exist)");
+    expect(() => new TaskCatalog(["/nonexistent/tasks"])).toThrow(
+      "--tasks-dir: /nonexistent/tasks: an existing folder of task folders (/nonexistent/tasks does not exist)",
+    );
     const a = folder("my_a");
     expect(() => new TaskCatalog([a]).select("nope")).toThrow(/--tasks: nope: a task id or glob matching one of the \d+ tasks in .*tasks and /);
   });
