@@ -15,10 +15,10 @@
  *   before any world, naming the folder and the chmod that fixes it.
  */
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 const REPO = resolve(import.meta.dirname, "../../..");
 const root = process.getuid?.() === 0;
@@ -33,6 +33,7 @@ describe("slow: the packed tarball installed into an empty folder", () => {
   chmodSync(parent, 0o755);
   const project = join(parent, "project");
   mkdirSync(project, { mode: 0o755 });
+  afterAll(() => rmSync(parent, { recursive: true, force: true }));
   const timings: Record<string, number> = {};
   const timed = <T>(name: string, f: () => T): T => {
     const t = performance.now();
