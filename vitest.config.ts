@@ -10,6 +10,9 @@ export default defineConfig({
     // No result store unless a test asks for one (--store DIR): tests that count what ran must see it run.
     env: { GATEBENCH_STORE: "off" },
     maxConcurrency: 4,
+    // GitHub's workflow parser imports its JSON schema without an import attribute, which Node's
+    // own loader refuses: let vite load it (test/support/workflow.ts).
+    server: { deps: { inline: ["@actions/workflow-parser"] } },
     projects: [
       {
         extends: true,

@@ -1,18 +1,25 @@
 /**
- * Gate configurations: `gates/configs/<name>.yaml` stacks gate layers. A `--gates` entry is a
- * configuration name, or `pi-extension:<file>` for a one-layer stack around a real Pi extension.
+ * Gate configurations: a YAML file stacks gate layers. `gates/configs/<name>.yaml` are the
+ * built-in ones; a `--gates` entry may also be a configuration file anywhere, a
+ * `claude-hook:<command>` or `pi-extension:<file>` one-layer stack, each with an optional label
+ * (gates/config-entry.ts). A layer is a registry gate (`gate: path-policy`, gates/registry.ts) or
+ * spelled like the command line (`gate: "claude-hook:node ./hook.mjs"`, `gate: "pi-extension:./ext.ts"`);
+ * relative paths in a configuration file's layers are resolved against that file's folder.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import { z } from "zod";
 import { InputError } from "../kernel/errors.ts";
+import { PACKAGE_ROOT } from "../kernel/package-root.ts";
 import { buildStrictProfile, type SandboxProfile } from "../kernel/sandbox-profile.ts";
-import { readYamlFile } from "../kernel/yaml.ts";
-import { GATE_LAYERS, gateLayer } from "./registry.ts";
-import type { Gate, IntegrityMode } from "./types.ts";
+import { displayPath, readYamlFile } from "../kernel/yaml.ts";
+import { CONFIGS_DIR, listGateConfigNames, parseGateEntry, splitGateEntries, type GateEntry } from "./config-entry.ts";
+import { GATE_KINDS } from "./kinds.ts";
+import { gateLayer } from "./registry.ts";
+import type { Gate, GateFactoryContext, IntegrityMode } from "./types.ts";
 
-export const CONFIGS_DIR = new URL("./configs/", import.meta.url).pathname;
+export { CONFIGS_DIR, listGateConfigNames } from "./config-entry.ts";
 
 export const ProjectTrustMode = z.enum(["always", "never", "ask"]);
 export type ProjectTrustMode = z.infer<typeof ProjectTrustMode>;
@@ -53,10 +60,18 @@ const GateConfigSchema = z.strictObject({
 });
 
 export interface GateConfig {
+  /** The label: the row in every table, the record's `gate` field, a part of every trial id. */
   name: string;
   description: string;
-  /** Where this configuration came from, for error messages and reports. */
+  /**
+   * Where this configuration came from: `gates/configs/<name>.yaml` for a built-in one, a
+   * configuration file's path relative to gatebench's folder (`../../my-stack.yaml`), or `--gates`.
+   */
   source: string;
+  /** The configuration file, absolute (built-in or not); absent for a `claude-hook:`/`pi-extension:` entry. */
+  file?: string;
+  /** How it was given: the built-in name, the file as written, or `claude-hook:<command>` / `pi-extension:<file>`. */
+  spec: string;
   projectTrust?: ProjectTrustMode;
   integrity: IntegrityMode;
   /**
@@ -72,77 +87,91 @@ export interface GateConfig {
   policyVersion: string;
 }
 
-export function listGateConfigNames(dir = CONFIGS_DIR): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((n) => n.endsWith(".yaml"))
-    .map((n) => n.replace(/\.yaml$/, ""))
-    .sort();
-}
+const SPELLED_LAYER = /^(claude-hook|pi-extension):([\s\S]*)$/;
+/** The option a spelled layer's value fills. */
+const SPELLED_OPTION = { "claude-hook": "command", "pi-extension": "file" } as const;
 
-function buildLayer(gate: string, options: Record<string, unknown>, where: string): Gate {
+/** One layer: a registry gate, or `claude-hook:<command>` / `pi-extension:<file>` spelled as on the command line. */
+function buildLayer(gate: string, options: Record<string, unknown>, where: string, field: string, context: GateFactoryContext): { kind: string; layer: Gate } {
+  const spelled = SPELLED_LAYER.exec(gate);
+  if (spelled) {
+    const kind = spelled[1] as keyof typeof SPELLED_OPTION;
+    const option = SPELLED_OPTION[kind];
+    const value = spelled[2]!.trim();
+    if (!value) throw new InputError(where, field, `${kind}:<${option}> with the ${option} after the colon`);
+    if (option in options) throw new InputError(where, `with.${option}`, `either gate: ${kind}:<${option}> or with.${option}, not both`);
+    return { kind, layer: gateLayer(kind)!.create({ ...options, [option]: value }, where, context) };
+  }
   const layer = gateLayer(gate);
-  if (!layer)
-    throw new InputError(
-      where,
-      "layers.gate",
-      `one of ${GATE_LAYERS.map((l) => l.name)
-        .sort()
-        .join(", ")} (got "${gate}")`,
-    );
-  return layer.create(options, where);
+  if (!layer) throw new InputError(where, field, `one of ${[...GATE_KINDS].sort().join(", ")}, claude-hook:<command> or pi-extension:<file> (got "${gate}")`);
+  return { kind: gate, layer: layer.create(options, where, context) };
 }
 
-export function loadGateConfig(name: string, dir = CONFIGS_DIR): GateConfig {
-  const extension = /^pi-extension:(.+)$/.exec(name);
-  if (extension) {
-    const layer = buildLayer("pi-extension", { file: extension[1] }, "--gates");
-    const description = `Pi extension ${extension[1]}`;
-    return {
-      name,
-      description,
-      source: "--gates",
-      integrity: "enforce",
-      sandbox: { kind: "default" },
-      layers: [layer],
-      layerKinds: ["pi-extension"],
-      policyVersion: name,
-    };
-  }
-  const hook = /^claude-hook:(.+)$/.exec(name);
-  if (hook) {
-    const layer = buildLayer("claude-hook", { command: hook[1] }, "--gates");
-    const description = `Claude Code PreToolUse hook ${hook[1]}`;
-    return {
-      name,
-      description,
-      source: "--gates",
-      integrity: "enforce",
-      sandbox: { kind: "default" },
-      layers: [layer],
-      layerKinds: ["claude-hook"],
-      policyVersion: name,
-    };
-  }
-  const file = join(dir, `${name}.yaml`);
-  if (!existsSync(file)) {
-    const known = listGateConfigNames(dir).join(", ");
-    throw new InputError("--gates", name, `a gate configuration in gates/configs/ (one of ${known}) or pi-extension:<file> or claude-hook:<command>`);
-  }
+/** A configuration file: `where` names it in errors; relative paths in its layers are resolved against `baseDir`. */
+function loadConfigFile(file: string, opts: { name: string; where: string; source: string; spec: string; baseDir: string }): GateConfig {
   const raw = readYamlFile(file, GateConfigSchema);
-  const where = `gates/configs/${name}.yaml`;
-  const layers = raw.layers.map((l, i) => buildLayer(l.gate, l.with, `${where} (layers.${i})`));
+  const built = raw.layers.map((l, i) => buildLayer(l.gate, l.with, `${opts.where} (layers.${i})`, "layers.gate", { baseDir: opts.baseDir }));
   return {
-    name,
+    name: opts.name,
     description: raw.description,
-    source: where,
+    source: opts.source,
+    file,
+    spec: opts.spec,
     ...(raw.project_trust ? { projectTrust: raw.project_trust } : {}),
     integrity: raw.integrity,
-    ...sandboxOf(raw, where),
-    layers,
-    layerKinds: raw.layers.map((l) => l.gate),
-    policyVersion: `${name}@${digestFile(file)}`,
+    ...sandboxOf(raw, opts.where),
+    layers: built.map((b) => b.layer),
+    layerKinds: built.map((b) => b.kind),
+    policyVersion: `${opts.name}@${digestFile(file)}`,
   };
+}
+
+/** A `claude-hook:`/`pi-extension:` entry: a one-layer stack in the default sandbox; the layer's own errors name the entry. */
+function loadSpelled(entry: Extract<GateEntry, { kind: "claude-hook" | "pi-extension" }>, flag: string, given: string): GateConfig {
+  let layer: Gate;
+  try {
+    layer = gateLayer(entry.kind)!.create({ [SPELLED_OPTION[entry.kind]]: entry.value }, flag, { baseDir: entry.baseDir });
+  } catch (e) {
+    if (e instanceof InputError) throw new InputError(flag, given, e.expected);
+    throw e;
+  }
+  const description = entry.kind === "claude-hook" ? `Claude Code PreToolUse hook ${entry.value}` : `Pi extension ${entry.value}`;
+  return {
+    name: entry.label,
+    description,
+    source: "--gates",
+    spec: entry.spelling,
+    integrity: "enforce",
+    sandbox: { kind: "default" },
+    layers: [layer],
+    layerKinds: [entry.kind],
+    policyVersion: entry.label === entry.spelling ? entry.label : `${entry.label}=${entry.spelling}`,
+  };
+}
+
+/**
+ * Load one `--gates` entry (gates/config-entry.ts). `dir` holds the built-in configurations;
+ * relative paths of an entry are read from `cwd`. Bad input names the flag or file, the field
+ * and what was expected.
+ */
+export function loadGateConfig(entry: string, dir = CONFIGS_DIR, opts: { cwd?: string; flag?: string } = {}): GateConfig {
+  const flag = opts.flag ?? "--gates";
+  const parsed = parseGateEntry(entry, { flag, configsDir: dir, ...(opts.cwd ? { cwd: opts.cwd } : {}) });
+  if (parsed.kind === "builtin") {
+    const where = `gates/configs/${parsed.label}.yaml`;
+    return loadConfigFile(path.join(dir, `${parsed.label}.yaml`), { name: parsed.label, where, source: where, spec: parsed.label, baseDir: PACKAGE_ROOT });
+  }
+  if (parsed.kind !== "file") return loadSpelled(parsed, flag, entry);
+  if (!existsSync(parsed.file)) throw new InputError(flag, entry, `an existing configuration file (${parsed.file} does not exist)`);
+  if (!statSync(parsed.file).isFile()) throw new InputError(flag, entry, `a configuration file (${parsed.file} is not a file)`);
+  return loadConfigFile(parsed.file, {
+    name: parsed.label,
+    where: displayPath(parsed.file),
+    // relative to gatebench's folder, as the built-in ones: summary.json's gate_hashes read it from there
+    source: path.relative(PACKAGE_ROOT, parsed.file),
+    spec: parsed.given,
+    baseDir: path.dirname(parsed.file),
+  });
 }
 
 type SandboxFields = Pick<GateConfig, "sandbox">;
@@ -175,13 +204,20 @@ function digestFile(file: string): string {
   return createHash("sha256").update(readFileSync(file)).digest("hex").slice(0, 12);
 }
 
-/** Parse `--gates a,b,c` (default: every configuration). */
-export function selectGateConfigs(spec: string | undefined, dir = CONFIGS_DIR): GateConfig[] {
-  const names = spec
-    ? spec
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : listGateConfigNames(dir);
-  return names.map((n) => loadGateConfig(n, dir));
+/**
+ * Parse `--gates a,b,c` (default: every built-in configuration). Two entries with the same label
+ * are bad input: the label is what tells rows and trials apart.
+ */
+export function selectGateConfigs(spec: string | undefined, dir = CONFIGS_DIR, opts: { cwd?: string; flag?: string } = {}): GateConfig[] {
+  const flag = opts.flag ?? "--gates";
+  const entries = spec === undefined ? listGateConfigNames(dir) : splitGateEntries(spec, flag);
+  const configs: GateConfig[] = [];
+  for (const entry of entries) {
+    const config = loadGateConfig(entry, dir, opts);
+    const twin = configs.find((c) => c.name === config.name);
+    if (twin)
+      throw new InputError(flag, entry, `a label used once: "${config.name}" also names ${twin.spec === config.name ? "an earlier entry" : `"${twin.spec}"`}`);
+    configs.push(config);
+  }
+  return configs;
 }

@@ -2,7 +2,9 @@
  * Every gate layer a configuration can name, in one list. Each layer is defined next to its
  * factory (a `GateDefinition`: its name, a one-line summary, the modules its code starts from,
  * and `create`, which validates the options, throwing an InputError naming the configuration
- * file and field, and returns a Gate); adding a layer means writing it and adding one line here.
+ * file and field, and returns a Gate); adding a layer means writing it and adding one line here
+ * (and its name to gates/kinds.ts, which help texts read without loading any gate; a test keeps
+ * the two equal).
  */
 import { ccSafetyNetLayer } from "./third-party/cc-safety-net.ts";
 import { claudeHookLayer } from "./third-party/claude-hook/gate.ts";
@@ -27,7 +29,7 @@ export const GATE_LAYERS: readonly GateDefinition[] = [
   ccSafetyNetLayer,
 ];
 
-/** The layer a configuration names, or undefined. */
+/** The layer a configuration names, or undefined for a name that is none. */
 export function gateLayer(name: string): GateDefinition | undefined {
   return GATE_LAYERS.find((l) => l.name === name);
 }

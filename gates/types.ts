@@ -139,6 +139,15 @@ export interface GateSources {
   packages: readonly string[];
 }
 
+/**
+ * Where a layer is configured: relative paths in its options (a hook command's files, an
+ * extension file) are resolved against `baseDir` — the folder of the configuration file, the
+ * cwd for a `--gates claude-hook:` / `pi-extension:` entry, gatebench's own folder by default.
+ */
+export interface GateFactoryContext {
+  readonly baseDir?: string;
+}
+
 export interface Gate {
   readonly name: string;
   decide(call: ProposedCall, ctx: GateContext): Decision | Promise<Decision>;
@@ -157,7 +166,7 @@ export interface GateDefinition {
   readonly summary: string;
   readonly modules: readonly string[];
   /** Validates the options (an InputError naming the file and `with.<field>`) and returns the gate. */
-  create(options: Record<string, unknown>, where: string): Gate;
+  create(options: Record<string, unknown>, where: string, context?: GateFactoryContext): Gate;
 }
 
 /** The absolute path of a module next to `base` (an `import.meta.url`). */

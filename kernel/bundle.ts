@@ -5,7 +5,8 @@
  * repository's TypeScript without a transpiler in every process, and one file starts faster than
  * many.
  *
- * The files lie under node_modules/.cache/gatebench (the usual place of a tool's build output) in
+ * The files lie under node_modules/.cache/gatebench (the usual place of a tool's build output; the
+ * node_modules that holds gatebench's dependencies, kernel/package-root.ts) in
  * a folder named by a hash of their contents, readable by every user (the sandbox may run as
  * another one). Beside it, `<name>.inputs.json` lists the source files the last compile read and
  * a hash of their contents: a process whose sources hash the same takes the folder without
@@ -16,10 +17,8 @@
 import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { buildSync, type BuildOptions } from "esbuild";
-
-const CACHE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../node_modules/.cache/gatebench");
+import { CACHE_DIR as CACHE } from "./package-root.ts";
 
 export interface BundleSpec {
   /** Folder name prefix under the cache, e.g. "extension-worker". */

@@ -19,11 +19,12 @@
 import { existsSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { InputError } from "../../kernel/errors.ts";
-import { type Decision, type Gate, type GateContext, type ProposedCall, type GateDefinition, moduleBeside } from "../types.ts";
+import { type Decision, type Gate, type GateContext, type GateDefinition, type GateFactoryContext, moduleBeside, type ProposedCall } from "../types.ts";
 import type { RegisteredExtension } from "./extension-api.ts";
 import { hasToolCallHandlers } from "./emit-tool-call.ts";
 import { evaluateToolCall, verdictToDecision, type CallVerdict } from "./evaluate.ts";
-import { loadExtension, REPO_ROOT, SHIPPED_EXAMPLES } from "./load-extension.ts";
+import { PACKAGE_ROOT } from "../../kernel/package-root.ts";
+import { loadExtension, SHIPPED_EXAMPLES } from "./load-extension.ts";
 
 export interface IntegrityViolation {
   toolCallId: string;
@@ -41,8 +42,12 @@ export interface PiExtensionGate extends Gate {
   readonly integrityViolations: readonly IntegrityViolation[];
 }
 
-/** `pi:permission-gate` / `pi:protected-paths`, or a file (or directory with index.ts) relative to the repository. */
-export function resolveExtensionSpec(spec: string): string {
+/**
+ * `pi:permission-gate` / `pi:protected-paths`, or a file (or directory with index.ts) relative to
+ * `baseDir` (the folder of the configuration file that names it, the cwd for `--gates
+ * pi-extension:...`, gatebench's own folder for a built-in configuration).
+ */
+export function resolveExtensionSpec(spec: string, baseDir: string = PACKAGE_ROOT): string {
   const where = "--gates";
   const field = `pi-extension:${spec}`;
   const shipped = /^pi:(.+)$/.exec(spec);
@@ -58,7 +63,7 @@ export function resolveExtensionSpec(spec: string): string {
       );
     return file;
   }
-  const resolved = path.resolve(REPO_ROOT, spec);
+  const resolved = path.resolve(baseDir, spec);
   if (!existsSync(resolved)) throw new InputError(where, field, `an existing extension file (${resolved} does not exist)`);
   if (statSync(resolved).isDirectory()) {
     for (const index of ["index.ts", "index.js"]) {
@@ -70,15 +75,15 @@ export function resolveExtensionSpec(spec: string): string {
   return resolved;
 }
 
-/** Registry factory: `layers: [{ gate: pi-extension, with: { file: pi:permission-gate } }]`. */
-export function createPiExtensionGate(options: Record<string, unknown>, where: string): PiExtensionGate {
+/** Registry factory: `layers: [{ gate: pi-extension, with: { file: pi:permission-gate } }]`; a relative file is resolved against `context.baseDir`. */
+export function createPiExtensionGate(options: Record<string, unknown>, where: string, context: GateFactoryContext = {}): PiExtensionGate {
   const { file, ...rest } = options;
   const unknown = Object.keys(rest);
   if (unknown.length > 0) throw new InputError(where, `with.${unknown[0]}`, "pi-extension takes only `file`");
   if (typeof file !== "string" || file.length === 0) throw new InputError(where, "with.file", "an extension file path or pi:<example>");
   let absolute: string;
   try {
-    absolute = resolveExtensionSpec(file);
+    absolute = resolveExtensionSpec(file, context.baseDir);
   } catch (e) {
     if (e instanceof InputError) throw new InputError(where, "with.file", e.expected);
     throw e;

@@ -119,5 +119,3 @@ export const SHIPPED_EXAMPLES: Record<string, string> = {
   "permission-gate": path.join(PI_PACKAGE_DIR, "examples", "extensions", "permission-gate.ts"),
   "protected-paths": path.join(PI_PACKAGE_DIR, "examples", "extensions", "protected-paths.ts"),
 };
-
-export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));

@@ -12,7 +12,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { makeClaudeHookGate } from "../../gates/third-party/claude-hook/gate.ts";
-import { REPO_ROOT } from "../../gates/third-party/claude-hook/command.ts";
+import { DEPENDENCIES_DIR } from "../../kernel/package-root.ts";
 import type { Gate, GateContext } from "../../gates/types.ts";
 import { createWorld } from "../../harness/sandbox/world/world.ts";
 import { median } from "./stats.ts";
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     tool_input: { command: "ls" },
     tool_use_id: "t",
   });
-  const bin = join(REPO_ROOT, "node_modules/cc-safety-net/dist/bin/cc-safety-net.js");
+  const bin = join(DEPENDENCIES_DIR, "cc-safety-net/dist/bin/cc-safety-net.js");
   const { checkCommand } = await import("cc-safety-net/api");
   try {
     const rows = {

@@ -2,19 +2,19 @@
  * A hook command string (`cc-safety-net hook --coding-cli`, `node hooks/guard.mjs`,
  * `test/fixtures/hooks/deny.sh`) turned into an argv that runs inside the trial's sandbox:
  * - an npm bin name found in node_modules/.bin -> /opt/gatebench/node_modules/.bin/<name>
- * - a file of the host (absolute, or relative to the repository) -> bound read-only under
+ * - a file of the host (absolute, or relative to `baseDir`: the folder of the configuration file
+ *   that names it, the cwd for `--gates claude-hook:...`, gatebench's own folder for a built-in
+ *   configuration) -> bound read-only under
  *   /opt/gatebench/hooks/<i>/<name> (files under node_modules map to /opt/gatebench/node_modules)
  * - anything else (bash, node, /usr/bin/python3, flags) is passed as written: the sandbox has /usr.
  * The string is split like a shell would split words (quotes, backslashes), never run by one.
  */
 import { existsSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { DEPENDENCIES_DIR as NODE_MODULES, PACKAGE_ROOT } from "../../../kernel/package-root.ts";
 import { GATE_HOOKS_MOUNT, GATE_NODE_MODULES_MOUNT } from "../../../kernel/sandbox-paths.ts";
 import type { GateProcessBind } from "../../types.ts";
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const NODE_MODULES = path.join(REPO_ROOT, "node_modules");
 /** Host trees the sandbox already shows at the same path. */
 const SYSTEM_PREFIXES = ["/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/etc/"];
 
@@ -95,7 +95,7 @@ function isHostFile(p: string): boolean {
 }
 
 /** Throws an Error saying what is wrong; the factory turns it into an InputError. */
-export function resolveHookCommand(command: string, env: Readonly<Record<string, string>> = {}): HookCommand {
+export function resolveHookCommand(command: string, env: Readonly<Record<string, string>> = {}, baseDir: string = PACKAGE_ROOT): HookCommand {
   const words = splitCommand(command);
   if (words.length === 0) throw new Error("an empty command");
   const binds: GateProcessBind[] = [];
@@ -109,7 +109,7 @@ export function resolveHookCommand(command: string, env: Readonly<Record<string,
       return `${GATE_NODE_MODULES_MOUNT}/.bin/${w}`;
     }
     if (!w.includes("/") || w.startsWith("-") || SYSTEM_PREFIXES.some((p) => w.startsWith(p))) return w;
-    const host = path.resolve(REPO_ROOT, w);
+    const host = path.resolve(baseDir, w);
     if (!isHostFile(host)) {
       if (i === 0) throw new Error(`the hook program ${w} (${host}) is not a file`);
       return w;

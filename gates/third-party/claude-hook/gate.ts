@@ -9,7 +9,7 @@
  */
 import { InputError } from "../../../kernel/errors.ts";
 import { GATE_TIMEOUT_MS } from "../../stack.ts";
-import { type Decision, type Gate, type GateContext, type ProposedCall, type GateDefinition, moduleBeside } from "../../types.ts";
+import { type Decision, type Gate, type GateContext, type GateDefinition, type GateFactoryContext, moduleBeside, type ProposedCall } from "../../types.ts";
 import { resolveHookCommand, type HookCommand } from "./command.ts";
 import { buildPreToolUseInput, callResources } from "./payload.ts";
 import { interpretHookReply } from "./reply.ts";
@@ -27,10 +27,12 @@ export interface ClaudeHookSpec {
   command: string;
   timeoutMs?: number;
   env?: Readonly<Record<string, string>>;
+  /** Relative paths in `command` are resolved against this folder (default: gatebench's own). */
+  baseDir?: string;
 }
 
 export function makeClaudeHookGate(spec: ClaudeHookSpec): Gate {
-  const hook: HookCommand = resolveHookCommand(spec.command, spec.env ?? {});
+  const hook: HookCommand = resolveHookCommand(spec.command, spec.env ?? {}, spec.baseDir);
   const timeoutMs = spec.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
   return {
     name: spec.name,
@@ -65,8 +67,8 @@ function parseEnv(v: unknown, where: string): Record<string, string> | undefined
   return v as Record<string, string>;
 }
 
-/** Registry factory. */
-export function createClaudeHookGate(options: Record<string, unknown>, where: string): Gate {
+/** Registry factory; relative paths in the command are resolved against `context.baseDir`. */
+export function createClaudeHookGate(options: Record<string, unknown>, where: string, context: GateFactoryContext = {}): Gate {
   const { command, timeout_ms, env, ...rest } = options;
   const unknown = Object.keys(rest);
   if (unknown.length > 0) throw new InputError(where, `with.${unknown[0]}`, "claude-hook takes command, timeout_ms, env");
@@ -75,7 +77,13 @@ export function createClaudeHookGate(options: Record<string, unknown>, where: st
   const timeoutMs = parseTimeout(timeout_ms, where);
   const envMap = parseEnv(env, where);
   try {
-    return makeClaudeHookGate({ name: `claude-hook:${command}`, command, ...(timeoutMs ? { timeoutMs } : {}), ...(envMap ? { env: envMap } : {}) });
+    return makeClaudeHookGate({
+      name: `claude-hook:${command}`,
+      command,
+      ...(timeoutMs ? { timeoutMs } : {}),
+      ...(envMap ? { env: envMap } : {}),
+      ...(context.baseDir ? { baseDir: context.baseDir } : {}),
+    });
   } catch (e) {
     if (e instanceof InputError) throw e;
     throw new InputError(where, "with.command", `a runnable hook command (${(e as Error).message})`);

@@ -1,7 +1,9 @@
 /**
- * npm run eval -- [--tasks ...] [--tasks-dir DIR] [--gates ...] [--agents ...] [--approvers ...] [--trials N]
- *                 [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--no-cache] [--table headline|full] [--json] [--record]
- * npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--table headline|full] [--json]
+ * gatebench eval [--tasks ...] [--tasks-dir DIR]... [--gates ...] [--agents ...] [--approvers ...] [--trials N]
+ *                [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--no-cache] [--table headline|full] [--json] [--record]
+ * gatebench merge <shard dirs...> [--tasks-dir DIR]... [--out DIR] [--compare BASE] [--table headline|full] [--json]
+ * gatebench store gc [--store DIR] [--max-mb N] [--older-than-days N]
+ * (in a checkout: npm run eval -- ..., npm run eval -- merge ..., npm run eval -- store gc ...)
  */
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
@@ -26,16 +28,18 @@ import { DEFAULT_STORE_MAX_BYTES, ResultStore } from "../../run/matrix/result-st
 import { RunOutput } from "../../run/output/output.ts";
 import { sweepStaleWorlds, watchLauncher } from "../../sandbox/process/ownership.ts";
 import { DEFAULT_TRIALS_DIR } from "../../sandbox/world/trial-dir.ts";
-import { listTaskIds, loadTasks, selectTaskIds, TASKS_DIR } from "../../model/task/load.ts";
+import { TaskCatalog } from "../../model/task/load.ts";
 import { checkSandboxAccess } from "../../sandbox/world/access.ts";
 import { mutantFamilies } from "../../run/report/robustness.ts";
-import { intFlag, parseCli, run } from "./main.ts";
+import { gatesSection, OUTPUT_SECTION, renderHelp, TASKS_DIR_LINE, type FlagHelp } from "./help.ts";
+import { agentsSection, approversSection } from "./help-eval.ts";
+import { intFlag, parseCli, runIfMain } from "./main.ts";
 import { parseShard } from "./shard.ts";
 import { sayErr, sayJson, sayOut } from "../../text/redact/terminal.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
-  "tasks-dir": { type: "string" },
+  "tasks-dir": { type: "string", multiple: true },
   gates: { type: "string" },
   agents: { type: "string" },
   approvers: { type: "string" },
@@ -68,20 +72,46 @@ export function storeDir(flag: string | undefined, off: boolean, env: NodeJS.Pro
   return resolve(fromEnv || DEFAULT_STORE_DIR);
 }
 
-const USAGE = `usage: npm run eval -- [--tasks t7_cleanup_tmp,t1_*] [--tasks-dir DIR] [--gates none,pi-permission-gate] [--agents reference,scripted,nop]
-                     [--approvers fatigued,headless,rubber-stamp,oracle-scope] [--trials N] [--concurrency N] [--out DIR]
-                     [--resume [--extend]] [--shard I/N] [--compare <run dir | summary.json | git ref>]
-                     [--fail-on newly-harmed|significant|never] [--no-cache]
-                     [--store DIR | --no-store] [--table headline|full] [--json]
-                     [--record]   (each real model's trials saved as personas under <out>/recorded/<task>/; one trial at a time)
-       npm run eval -- merge <shard dirs...> [--out DIR] [--compare BASE] [--fail-on ...] [--table headline|full] [--json]
-       npm run eval -- store gc [--store DIR] [--max-mb N] [--older-than-days N]`;
+const FLAGS: FlagHelp<typeof OPTIONS> = {
+  tasks: ["IDS", "task ids or globs, comma-separated (t7_cleanup_tmp,t1_*; '*' is every task)"],
+  "tasks-dir": ["DIR", TASKS_DIR_LINE],
+  gates: ["LIST", "gate configurations, comma-separated (below)"],
+  agents: ["LIST", "agents, comma-separated (below)"],
+  approvers: ["LIST", "simulated users who answer the gates' questions (below)"],
+  trials: ["N", "attempts per task, agent, gate and approver (default 1)"],
+  concurrency: ["N", "trials at once (default 4 per core; 1 with --record)"],
+  out: ["DIR", "the run folder (default reports/runs/<run id> under the current folder)"],
+  resume: "continue the run in --out DIR, keeping the records whose fingerprint still matches",
+  shard: ["I/N", "run every N-th trial of the matrix, starting at the I-th (merge the shards with gatebench merge)"],
+  compare: ["BASE", "compare with a run folder, a summary.json or a git ref (reads reports/baseline/ there); exit 1 on a regression"],
+  "fail-on": ["WHEN", "newly-harmed (default), significant or never: when a comparison exits 1"],
+  "no-cache": "every trial in its own world (slower, identical records)",
+  store: ["DIR", "the result store (default reports/store, or GATEBENCH_STORE)"],
+  "no-store": "neither read nor write the result store",
+  extend: "with --resume: add this run's trials to the earlier run's matrix",
+  table: ["KIND", "headline (default: one row per gate under the headline user, under 120 columns) or full (every gate × user row and column)"],
+  json: "print summary.json instead of the table",
+  record: "save each real model's trials as personas under <out>/recorded/<task>/",
+  help: "this text",
+};
+
+export function evalHelp(): string {
+  return renderHelp({
+    usage: ["gatebench eval [flags]", "npm run eval -- [flags]   (in a gatebench checkout)"],
+    summary:
+      "Runs every selected task under every gate configuration, with every agent and simulated user, each tool call in a\nbubblewrap sandbox, and reports what each gate prevented and what it cost.",
+    options: OPTIONS,
+    flags: FLAGS,
+    sections: [gatesSection(), agentsSection(), approversSection(), OUTPUT_SECTION],
+  });
+}
 
 export function newRunId(now = new Date()): string {
   return `${now.toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-")}-${randomBytes(2).toString("hex")}`;
 }
 
 const MERGE_OPTIONS = {
+  "tasks-dir": { type: "string", multiple: true },
   out: { type: "string" },
   compare: { type: "string" },
   "fail-on": { type: "string" },
@@ -95,6 +125,27 @@ function parseTable(v: string | undefined): TableKind {
   if (v === undefined) return "headline";
   if (!(TABLE_KINDS as readonly string[]).includes(v)) throw new InputError("command line", "--table", `one of ${TABLE_KINDS.join(", ")}`);
   return v as TableKind;
+}
+
+const MERGE_FLAGS: FlagHelp<typeof MERGE_OPTIONS> = {
+  "tasks-dir": ["DIR", "a folder of task folders the shards ran (their evasion variants' families are read from it)"],
+  out: ["DIR", "the merged run folder (default reports/runs/<run id>-merged under the current folder)"],
+  compare: ["BASE", "compare with a run folder, a summary.json or a git ref; exit 1 on a regression"],
+  "fail-on": ["WHEN", "newly-harmed (default), significant or never"],
+  table: ["KIND", "headline (default) or full (every gate × user row and column)"],
+  json: "print summary.json instead of the table",
+  help: "this text",
+};
+
+export function mergeHelp(): string {
+  return renderHelp({
+    usage: ["gatebench merge <shard dir>... [flags]", "npm run merge -- <shard dir>... [flags]   (in a gatebench checkout)"],
+    summary:
+      "Merges the run folders of every shard of one matrix (gatebench eval --shard I/N --out DIR) into one run: checks that\nall N shards of one fingerprint are there and finished, and recomputes summary, summary.md and report.html.",
+    options: MERGE_OPTIONS,
+    flags: MERGE_FLAGS,
+    sections: [OUTPUT_SECTION],
+  });
 }
 
 function parseFailOn(v: string | undefined): FailOn {
@@ -117,12 +168,13 @@ function finish(published: Published, records: readonly TrialRecord[], wallMs: n
   return comparison && comparison.regressions.length > 0 ? 1 : 0;
 }
 
-async function mergeMain(argv: string[]): Promise<number> {
+export async function mergeMain(argv: string[]): Promise<number> {
   const { values: a, positionals: dirs } = parseCli(argv, MERGE_OPTIONS, true);
   if (a.help) {
-    sayOut(`${USAGE}\n`);
+    sayOut(mergeHelp());
     return 0;
   }
+  const catalog = new TaskCatalog(a["tasks-dir"] ?? []);
   if (dirs.length === 0) throw new InputError("command line", "merge", "one or more run folders written by npm run eval -- --shard I/N --out DIR");
   const started = performance.now();
   const shards = dirs.map((d) => loadShard(resolve(d)));
@@ -137,8 +189,8 @@ async function mergeMain(argv: string[]): Promise<number> {
   const records = mergeRecords(shards, runId);
   copyTrialFiles(shards, records, output);
   // Evasion variants are told apart by their generated persona's family, read from the tasks the records name.
-  const taskIds = [...new Set(records.map((r) => r.task))].filter((id) => listTaskIds().includes(id));
-  const families = mutantFamilies(loadTasks(taskIds));
+  const taskIds = [...new Set(records.map((r) => r.task))].filter((id) => catalog.has(id));
+  const families = mutantFamilies(catalog.load(taskIds));
   const published = publishRun({ output, runId, records, meta: mergedMeta(shards), families, ...baseOptions(base, failOn) });
   return finish(published, records, Math.round(performance.now() - started), outDir, a.json ?? false, table);
 }
@@ -150,11 +202,28 @@ const STORE_OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
+const STORE_FLAGS: FlagHelp<typeof STORE_OPTIONS> = {
+  store: ["DIR", "the result store (default reports/store under the current folder, or GATEBENCH_STORE)"],
+  "max-mb": ["N", "keep at most N MB, dropping the least recently used trials (default 512)"],
+  "older-than-days": ["N", "drop trials unused for N days first"],
+  help: "this text",
+};
+
+export function storeHelp(): string {
+  return renderHelp({
+    usage: ["gatebench store gc [flags]", "npm run eval -- store gc [flags]   (in a gatebench checkout)"],
+    summary:
+      "Trims the result store, where finished deterministic trials are kept by fingerprint: leftovers of interrupted\nwrites, trials unused for N days, then the least recently used beyond the size cap.",
+    options: STORE_OPTIONS,
+    flags: STORE_FLAGS,
+  });
+}
+
 /** `store gc`: leftovers, trials unused for N days, then the least recently used past the size cap. */
-function storeMain(argv: string[]): number {
+export async function storeMain(argv: string[]): Promise<number> {
   const { values: a, positionals } = parseCli(argv, STORE_OPTIONS, true);
   if (a.help) {
-    sayOut(`${USAGE}\n`);
+    sayOut(storeHelp());
     return 0;
   }
   if (positionals[0] !== "gc" || positionals.length > 1) throw new InputError("command line", "store", "`store gc`");
@@ -182,17 +251,18 @@ export function describeReuse(s: ReuseStats): string {
   return parts.join("; ");
 }
 
-async function main(): Promise<number> {
-  if (process.argv[2] === "merge") return mergeMain(process.argv.slice(3));
-  if (process.argv[2] === "store") return storeMain(process.argv.slice(3));
-  const { values: a } = parseCli(process.argv.slice(2), OPTIONS);
+/** `gatebench eval ...`; `merge ...` and `store ...` as its first word run those commands (npm run eval -- merge ...). */
+export async function evalMain(argv: string[]): Promise<number> {
+  if (argv[0] === "merge") return mergeMain(argv.slice(1));
+  if (argv[0] === "store") return storeMain(argv.slice(1));
+  const { values: a } = parseCli(argv, OPTIONS);
   if (a.help) {
-    sayOut(`${USAGE}\n`);
+    sayOut(evalHelp());
     return 0;
   }
-  const tasksDir = a["tasks-dir"] !== undefined ? resolve(a["tasks-dir"]) : TASKS_DIR;
-  const tasks = loadTasks(selectTaskIds(a.tasks, tasksDir), tasksDir);
-  if (tasks.length === 0) throw new InputError(a["tasks-dir"] ?? "tasks/", "(folder)", "at least one task");
+  const catalog = new TaskCatalog(a["tasks-dir"] ?? []);
+  const tasks = catalog.load(catalog.select(a.tasks));
+  if (tasks.length === 0) throw new InputError(a["tasks-dir"]?.join(", ") ?? "tasks/", "(folder)", "at least one task");
   const gates = selectGateConfigs(a.gates);
   const selected = parseAgentSelectors(a.agents);
   checkPersonasExist(selected, tasks);
@@ -289,4 +359,4 @@ async function main(): Promise<number> {
   return finish(published, records, wallMs, outDir, a.json ?? false, table);
 }
 
-run(main);
+runIfMain(import.meta.url, () => evalMain(process.argv.slice(2)));

@@ -1,9 +1,10 @@
 /**
- * npm run explain -- --gate <name> [world] [--json] --bash '<command>'
- * npm run explain -- --gate <name> [world] [--json] --tool <name> --args '<json>'
- * npm run explain -- --gate <name>[,<name>...] [world] [--json] --corpus <file.yaml|file.jsonl>
+ * gatebench explain --gate <name> [world] [--json] --bash '<command>'
+ * gatebench explain --gate <name> [world] [--json] --tool <name> --args '<json>'
+ * gatebench explain --gate <name>[,<name>...] [world] [--json] --corpus <file.yaml|file.jsonl>
+ * (in a checkout: bin/explain ... or npm run explain -- ...)
  *
- * world: --task <id> [--tasks-dir <dir>] (the task's setup.sh), --world-dir <dir> (a copy of a directory as the
+ * world: --task <id> [--tasks-dir <dir>]... (the task's setup.sh), --world-dir <dir> (a copy of a directory as the
  * workspace) or --world <file.yaml> (a list of files); none of them: an empty world, which the
  * output says, since gates that resolve targets may decide differently on a real world.
  *
@@ -21,6 +22,7 @@ import { formatCorpusReport, readCorpus, runCorpus, EMPTY_WORLD_NOTE } from "../
 import { decideCall, gateOnWorld, loadGateForFlag, openWorld, type WorldChoice } from "../explain/decide.ts";
 import type { WorldSource } from "../explain/world-spec.ts";
 import { TOOL_NAMES, TOOL_PERMISSIONS } from "../../../kernel/tools.ts";
+import { gatesSection, renderHelp, type FlagHelp } from "./help.ts";
 import { parseCli, runIfMain } from "./main.ts";
 import { redactArgv } from "../../text/redact/redact.ts";
 import { sayJson, sayOut } from "../../text/redact/terminal.ts";
@@ -29,7 +31,7 @@ import { checkSandboxAccess } from "../../sandbox/world/access.ts";
 const OPTIONS = {
   gate: { type: "string" },
   task: { type: "string" },
-  "tasks-dir": { type: "string" },
+  "tasks-dir": { type: "string", multiple: true },
   "world-dir": { type: "string" },
   world: { type: "string" },
   bash: { type: "string" },
@@ -37,7 +39,40 @@ const OPTIONS = {
   args: { type: "string" },
   corpus: { type: "string" },
   json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
 } as const;
+
+const FLAGS: FlagHelp<typeof OPTIONS> = {
+  gate: ["NAME", "the gate configuration to ask (several, comma-separated, only with --corpus); any --gates form below"],
+  task: ["ID", "the world: this task's, built by its setup.sh"],
+  "tasks-dir": ["DIR", "a folder of task folders where --task (or a corpus entry's task:) is looked up beside the built-in tasks"],
+  "world-dir": ["DIR", "the world: a copy of this folder as /workspace"],
+  world: ["FILE", "the world: a YAML list of files (path, content, mode, symlink)"],
+  bash: ["COMMAND", "the call: a bash command"],
+  tool: ["NAME", `the call: a tool (${TOOL_NAMES.join(", ")}) with --args`],
+  args: ["JSON", "the tool's arguments as a JSON object"],
+  corpus: ["FILE", "decide every labelled call of a corpus (YAML or JSONL) under every --gate"],
+  json: "print the explanation (or the corpus report) as JSON",
+  help: "this text",
+};
+
+export function explainHelp(): string {
+  return renderHelp({
+    usage: [
+      "gatebench explain --gate NAME [world] [--json] --bash 'COMMAND'",
+      "gatebench explain --gate NAME [world] [--json] --tool NAME --args 'JSON'",
+      "gatebench explain --gate NAME[,NAME...] [--tasks-dir DIR] [--json] --corpus FILE",
+    ],
+    summary: [
+      "Decides one call (or a corpus of labelled calls) under a gate configuration without running it, on a world built",
+      "in a sandbox, and prints the decision, each layer's verdict, the parsed commands and the resolved targets. Without",
+      "--task, --world-dir or --world the world is empty (gates that resolve targets may decide differently on a real one).",
+    ].join("\n"),
+    options: OPTIONS,
+    flags: FLAGS,
+    sections: [gatesSection(undefined, "--gate")],
+  });
+}
 
 export interface Explanation {
   decision: "allow" | "confirm" | "deny";
@@ -116,11 +151,11 @@ export async function explainCall(gateName: string, world: string | WorldChoice 
 
 function worldChoice(a: {
   task?: string | undefined;
-  "tasks-dir"?: string | undefined;
+  "tasks-dir"?: readonly string[] | undefined;
   "world-dir"?: string | undefined;
   world?: string | undefined;
 }): WorldChoice {
-  return { task: a.task, tasksDir: a["tasks-dir"], worldDir: a["world-dir"], worldFile: a.world };
+  return { task: a.task, tasksDirs: a["tasks-dir"], worldDir: a["world-dir"], worldFile: a.world };
 }
 
 async function corpusMode(a: { gate: string; corpus: string; json?: boolean | undefined } & Parameters<typeof worldChoice>[0]): Promise<number> {
@@ -144,8 +179,12 @@ function describeWorld(w: Explanation["world"]): string {
   return `files of ${w.file}`;
 }
 
-async function main(): Promise<number> {
-  const { values: a } = parseCli(process.argv.slice(2), OPTIONS);
+export async function explainMain(argv: string[]): Promise<number> {
+  const { values: a } = parseCli(argv, OPTIONS);
+  if (a.help) {
+    sayOut(explainHelp());
+    return 0;
+  }
   if (!a.gate) throw new InputError("command line", "--gate", "a gate configuration name, e.g. --gate layered");
   if (a["tasks-dir"] !== undefined && a.task === undefined && a.corpus === undefined)
     throw new InputError("command line", "--tasks-dir", "--task <id> (or --corpus) to pick a task from it");
@@ -200,4 +239,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-runIfMain(import.meta.url, main);
+runIfMain(import.meta.url, () => explainMain(process.argv.slice(2)));

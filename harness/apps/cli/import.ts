@@ -1,7 +1,7 @@
 /**
- * npm run import -- --from claude-code|pi|codex|inspect|atif <file> [--task <id>]
- *                   [--map-root <dir>=/workspace]... [--root <dir>] [--home <dir>]
- *                   [--name <persona>] [--harmful] [--out <persona.yaml>] [--json]
+ * gatebench import --from claude-code|pi|codex|inspect|atif <file> [--task <id>]
+ *                  [--map-root <dir>=/workspace]... [--root <dir>] [--home <dir>]
+ *                  [--name <persona>] [--harmful] [--out <persona.yaml>] [--json]
  *
  * Turns a recorded agent session into a persona. With --task the persona is checked against
  * the task's schema and written to tasks/<id>/personas/<name>.yaml unless --out says where.
@@ -14,6 +14,7 @@ import { TRANSCRIPT_FORMATS as FORMATS, type TranscriptFormat } from "../../mode
 import { InputError } from "../../../kernel/errors.ts";
 import { loadTasks, selectTaskIds } from "../../model/task/load.ts";
 import { PersonaSchema } from "../../model/task/schema.ts";
+import { renderHelp, type FlagHelp } from "./help.ts";
 import { parseCli, runIfMain } from "./main.ts";
 import { sayErr, sayJson, sayOut } from "../../text/redact/terminal.ts";
 import { escapeControls } from "../../text/escape/controls.ts";
@@ -31,8 +32,28 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-const USAGE = `usage: npm run import -- --from ${FORMATS.join("|")} <file> [--task <id>] [--map-root <dir>=/workspace] [--root <dir>] [--home <dir>]
-                       [--name <persona>] [--harmful] [--out <persona.yaml>] [--json]`;
+const FLAGS: FlagHelp<typeof OPTIONS> = {
+  from: ["FORMAT", `the recording's format: ${FORMATS.join(", ")}`],
+  task: ["ID", "check the persona against this task and write it to its personas/ unless --out"],
+  "map-root": ["DIR=/workspace", "a recorded folder and the sandbox folder it becomes, both absolute"],
+  root: ["DIR", "the recorded project root (becomes /workspace; default: read from the recording)"],
+  home: ["DIR", "the recorded home folder (becomes /home/user)"],
+  name: ["NAME", "the persona's name"],
+  harmful: "mark the persona harmful (validate then checks it harms under none)",
+  out: ["FILE", "write the persona here (default: stdout, or the task's personas/ with --task)"],
+  json: "print the persona and the calls that could not be mapped as JSON",
+  help: "this text",
+};
+
+export function importHelp(): string {
+  return renderHelp({
+    usage: [`gatebench import --from ${FORMATS.join("|")} <file> [flags]`, "npm run import -- --from FORMAT <file> [flags]   (in a gatebench checkout)"],
+    summary:
+      "Turns a recorded agent session into a persona the scripted driver replays: the recorded project root becomes\n/workspace and the home /home/user; a blocked or failed call becomes the on_block / on_error branch of the call before it.",
+    options: OPTIONS,
+    flags: FLAGS,
+  });
+}
 
 export function parseMapRoots(values: readonly string[] | undefined): [string, string][] {
   return (values ?? []).map((v) => {
@@ -42,10 +63,10 @@ export function parseMapRoots(values: readonly string[] | undefined): [string, s
   });
 }
 
-async function main(): Promise<number> {
-  const { values: a, positionals } = parseCli(process.argv.slice(2), OPTIONS, true);
+export async function importMain(argv: string[]): Promise<number> {
+  const { values: a, positionals } = parseCli(argv, OPTIONS, true);
   if (a.help) {
-    sayOut(`${USAGE}\n`);
+    sayOut(importHelp());
     return 0;
   }
   if (!a.from || !(FORMATS as readonly string[]).includes(a.from)) throw new InputError("command line", "--from", `one of ${FORMATS.join(", ")}`);
@@ -81,4 +102,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-runIfMain(import.meta.url, main);
+runIfMain(import.meta.url, () => importMain(process.argv.slice(2)));

@@ -1,5 +1,5 @@
 /**
- * npm run mutate -- [--tasks ...] [--families flags,wrappers,...] [--json] [--concurrency N]
+ * gatebench mutate [--tasks ...] [--families flags,wrappers,...] [--json] [--concurrency N]
  *
  * Derives evasion variants from every harmful persona's harmful calls, keeps those that cause
  * the same wrongful effects under `none`, and writes them as generated personas
@@ -13,6 +13,7 @@ import { FAMILIES, type Family } from "../adversity/transforms.ts";
 import { InputError } from "../../../kernel/errors.ts";
 import { loadTasks, selectTaskIds } from "../../model/task/load.ts";
 import { checkSandboxAccess } from "../../sandbox/world/access.ts";
+import { renderHelp, type FlagHelp } from "./help.ts";
 import { intFlag, parseCli, runIfMain } from "./main.ts";
 import { sayErr, sayJson, sayOut } from "../../text/redact/terminal.ts";
 
@@ -24,7 +25,26 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-const USAGE = `usage: npm run mutate -- [--tasks t1_*,t7_cleanup_tmp] [--families ${FAMILIES.join(",")}] [--concurrency N] [--json]`;
+const FLAGS: FlagHelp<typeof OPTIONS> = {
+  tasks: ["IDS", "built-in task ids or globs, comma-separated (default: every task)"],
+  families: ["LIST", `evasion families, comma-separated: ${FAMILIES.join(", ")}`],
+  concurrency: ["N", "variants checked at once (default 2)"],
+  json: "print the verdicts as JSON",
+  help: "this text",
+};
+
+export function mutateHelp(): string {
+  return renderHelp({
+    usage: ["gatebench mutate [flags]", "npm run mutate -- [flags]   (in a gatebench checkout)"],
+    summary: [
+      "Derives evasion variants of every harmful persona's harmful calls (other flags, wrappers, interpreters, deleters,",
+      "indirection, file tools), keeps those that cause the same wrongful effects under none, and writes them as",
+      "tasks/<id>/personas/generated/*.yaml (run them with --agents mutants).",
+    ].join("\n"),
+    options: OPTIONS,
+    flags: FLAGS,
+  });
+}
 
 export function parseFamilies(spec: string | undefined): Set<Family> | undefined {
   if (spec === undefined) return undefined;
@@ -72,10 +92,10 @@ function tally(verdicts: readonly Verdict[]) {
   return { byFamily, reasons };
 }
 
-async function main(): Promise<number> {
-  const { values: a } = parseCli(process.argv.slice(2), OPTIONS);
+export async function mutateMain(argv: string[]): Promise<number> {
+  const { values: a } = parseCli(argv, OPTIONS);
   if (a.help) {
-    sayOut(`${USAGE}\n`);
+    sayOut(mutateHelp());
     return 0;
   }
   const families = parseFamilies(a.families);
@@ -122,4 +142,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-runIfMain(import.meta.url, main);
+runIfMain(import.meta.url, () => mutateMain(process.argv.slice(2)));

@@ -1,5 +1,9 @@
 /**
- * npm run validate -- [--tasks ...] [--tasks-dir <dir>] [--json] [--concurrency N]
+ * gatebench validate [--tasks ...] [--tasks-dir <dir>]... [--json] [--concurrency N]
+ * (in a checkout: npm run validate -- ...)
+ *
+ * With --tasks-dir and no --tasks it validates the tasks of those folders; --tasks picks among
+ * the built-in tasks and theirs.
  *
  * Every selected task is loaded first and every load error of every task is reported (an
  * INVALID row with a `load` rule per problem, the same entries in `--json`); the tasks that
@@ -8,35 +12,63 @@
  */
 import Table from "cli-table3";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
 import { InputError } from "../../../kernel/errors.ts";
-import { inspectTask, selectTaskIds, TASKS_DIR, type LoadedTask } from "../../model/task/load.ts";
+import { inspectTask, TaskCatalog, type LoadedTask } from "../../model/task/load.ts";
 import { redactDeep } from "../../text/redact/redact.ts";
 import { validateTask, type TaskValidation } from "../validate/rules.ts";
-import { intFlag, parseCli, run } from "./main.ts";
+import { renderHelp, TASKS_DIR_LINE, type FlagHelp } from "./help.ts";
+import { intFlag, parseCli, runIfMain } from "./main.ts";
 import { sayErr, sayJson, sayOut } from "../../text/redact/terminal.ts";
 import { escapeControls } from "../../text/escape/controls.ts";
 import { checkSandboxAccess } from "../../sandbox/world/access.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
-  "tasks-dir": { type: "string" },
+  "tasks-dir": { type: "string", multiple: true },
   json: { type: "boolean" },
   concurrency: { type: "string" },
+  help: { type: "boolean", short: "h" },
 } as const;
+
+const FLAGS: FlagHelp<typeof OPTIONS> = {
+  tasks: ["IDS", "task ids or globs, comma-separated ('*' is every task)"],
+  "tasks-dir": ["DIR", TASKS_DIR_LINE],
+  json: "print the verdicts as JSON (one document, even for bad input)",
+  concurrency: ["N", "tasks validated at once (default half the cores)"],
+  help: "this text",
+};
+
+export function validateHelp(): string {
+  return renderHelp({
+    usage: ["gatebench validate [flags]", "npm run validate -- [flags]   (in a gatebench checkout)"],
+    summary: [
+      "Checks that every selected task is sound by running it in sandboxes: an agent that does nothing fails the hidden",
+      "test, the reference passes it with no wrongful effect and twice the same, each persona marked harmful harms with no",
+      "gate and each harmless one does not, and the hidden test is out of the agent's reach (tasks/README.md).",
+      "Exit 0 all valid, 1 a rule broken, 2 a task could not be loaded.",
+    ].join("\n"),
+    options: OPTIONS,
+    flags: FLAGS,
+  });
+}
 
 /** A task that could not be loaded: one broken `load` rule per problem found. */
 function loadFailure(id: string, errors: readonly Error[]): TaskValidation {
   return { task: id, valid: false, rules: errors.map((e) => ({ rule: "load", ok: false, detail: e.message })) };
 }
 
-async function main(): Promise<number> {
-  const { values: a } = parseCli(process.argv.slice(2), OPTIONS);
+export async function validateMain(argv: string[]): Promise<number> {
+  const { values: a } = parseCli(argv, OPTIONS);
+  if (a.help) {
+    sayOut(validateHelp());
+    return 0;
+  }
   const concurrency = intFlag(a.concurrency, "--concurrency", Math.max(1, Math.ceil(availableParallelism() / 2)));
-  const tasksDir = a["tasks-dir"] ?? TASKS_DIR;
+  let catalog: TaskCatalog;
   let ids: string[];
   try {
-    ids = selectTaskIds(a.tasks, tasksDir);
+    catalog = new TaskCatalog(a["tasks-dir"] ?? []);
+    ids = catalog.select(a.tasks);
   } catch (e) {
     // --json promises one JSON document on stdout even when the selection itself is bad.
     if (!(e instanceof InputError) || !a.json) throw e;
@@ -46,7 +78,7 @@ async function main(): Promise<number> {
   }
   // Before any world: every task would fail if the sandbox users could not reach what they bind.
   checkSandboxAccess();
-  const reports = ids.map((id) => inspectTask(join(tasksDir, id)));
+  const reports = ids.map((id) => inspectTask(catalog.dir(id)));
   const results: TaskValidation[] = reports.map((r) => (r.loaded ? { task: r.id, valid: false, rules: [] } : loadFailure(r.id, r.errors)));
   const todo = reports.flatMap((r, i) => (r.loaded ? [{ i, task: r.loaded as LoadedTask }] : []));
   for (const r of reports) if (!r.loaded && !a.json) sayErr(`validated ${r.id}: INVALID (${r.errors.length} load error${r.errors.length === 1 ? "" : "s"})\n`);
@@ -80,4 +112,4 @@ async function main(): Promise<number> {
   return results.every((r) => r.valid) ? 0 : 1;
 }
 
-run(main);
+runIfMain(import.meta.url, () => validateMain(process.argv.slice(2)));

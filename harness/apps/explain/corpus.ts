@@ -208,7 +208,7 @@ export async function runCorpus(gates: readonly GateConfig[], entries: readonly 
   const worlds: CorpusReport["worlds"] = [];
   let warm = false;
   for (const [key, group] of groups) {
-    const open = await openWorld(key ? { task: key, tasksDir: base.tasksDir } : base);
+    const open = await openWorld(key ? { task: key, tasksDirs: base.tasksDirs } : base);
     try {
       worlds.push({ key: key || "(no task)", source: open.source, entries: group.length });
       const env = rememberingEnv(open.world.env);

@@ -4,13 +4,12 @@
  * loaded from that world), then decide any number of calls. The UI records what would be asked
  * and answers yes, so every later layer still gets its say; a call that asked is "confirm".
  */
-import { join } from "node:path";
 import { loadGateConfig, type GateConfig } from "../../../gates/config.ts";
 import { decideStack } from "../../../gates/stack.ts";
 import type { ConfirmRequest, EnvView, Gate, GateContext, ProposedCall } from "../../../gates/types.ts";
 import { InputError } from "../../../kernel/errors.ts";
 import { loadProjectGatesFor } from "../../trial/project-gates.ts";
-import { loadTask, selectTaskIds, TASKS_DIR } from "../../model/task/load.ts";
+import { TaskCatalog } from "../../model/task/load.ts";
 import type { World } from "../../sandbox/world/types.ts";
 import { createWorld } from "../../sandbox/world/world.ts";
 import { populateWorld, readWorldDir, readWorldFile, type WorldSource } from "./world-spec.ts";
@@ -28,20 +27,15 @@ export interface CallDecision {
   ms: number;
 }
 
-/** Load a gate configuration, naming `flag` (e.g. --gate) in the error when it does not exist. */
+/** Load a gate configuration (any `--gates` form, gates/config-entry.ts), naming `flag` (e.g. --gate) in its errors. */
 export function loadGateForFlag(name: string, flag: string): GateConfig {
-  try {
-    return loadGateConfig(name);
-  } catch (e) {
-    if (e instanceof InputError && e.file === "--gates") throw new InputError(flag, e.field, e.expected);
-    throw e;
-  }
+  return loadGateConfig(name, undefined, { flag });
 }
 
 export interface WorldChoice {
   task?: string | undefined;
-  /** Where `task` is looked up (default: the repository's tasks/). */
-  tasksDir?: string | undefined;
+  /** Folders of tasks where `task` is looked up besides the built-in tasks/ (--tasks-dir). */
+  tasksDirs?: readonly string[] | undefined;
   worldDir?: string | undefined;
   worldFile?: string | undefined;
 }
@@ -56,8 +50,8 @@ export interface OpenWorld {
 export async function openWorld(choice: WorldChoice): Promise<OpenWorld> {
   const given = (["task", "worldDir", "worldFile"] as const).filter((k) => choice[k] !== undefined);
   if (given.length > 1) throw new InputError("command line", "--world", "one of --task, --world-dir or --world, not several");
-  const tasksDir = choice.tasksDir ?? TASKS_DIR;
-  const task = choice.task !== undefined ? loadTask(join(tasksDir, selectTaskIds(choice.task, tasksDir)[0]!)) : undefined;
+  const catalog = new TaskCatalog(choice.tasksDirs ?? []);
+  const task = choice.task !== undefined ? catalog.load(catalog.select(choice.task).slice(0, 1))[0] : undefined;
   const files = choice.worldDir !== undefined ? readWorldDir(choice.worldDir) : choice.worldFile !== undefined ? readWorldFile(choice.worldFile) : undefined;
   const world = await createWorld({ mounts: task?.task.world.mounts ?? [] });
   try {

@@ -3,8 +3,9 @@
  * and validates every file against its schema. Any problem is an InputError naming the file,
  * the field and what was expected.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import picomatch from "picomatch";
 import { InputError } from "../../../kernel/errors.ts";
 import { displayPath, readYamlFile } from "../../../kernel/yaml.ts";
@@ -21,7 +22,8 @@ export interface LoadedTask {
   generated?: Persona[];
 }
 
-export const TASKS_DIR = new URL("../../../tasks/", import.meta.url).pathname;
+/** The built-in tasks, shipped with gatebench (found relative to the package, never the cwd). */
+export const TASKS_DIR = fileURLToPath(new URL("../../../tasks/", import.meta.url));
 
 /** Run one file's check; an InputError is collected, anything else is a bug and propagates. */
 function collect<T>(errors: InputError[], load: () => T): T | undefined {
@@ -116,8 +118,11 @@ export function listTaskIds(tasksDir = TASKS_DIR): string[] {
 
 /** Select tasks by comma-separated ids or globs (`t1_*`); an unknown id is bad input. */
 export function selectTaskIds(spec: string | undefined, tasksDir = TASKS_DIR): string[] {
-  const all = listTaskIds(tasksDir);
-  if (!spec) return all;
+  return pickTaskIds(spec, listTaskIds(tasksDir), tasksDir);
+}
+
+function pickTaskIds(spec: string | undefined, all: readonly string[], where: string): string[] {
+  if (!spec) return [...all];
   const picked = new Set<string>();
   for (const part of spec
     .split(",")
@@ -126,7 +131,7 @@ export function selectTaskIds(spec: string | undefined, tasksDir = TASKS_DIR): s
     const isMatch = picomatch(part);
     const matches = all.filter((id) => isMatch(id));
     if (matches.length === 0)
-      throw new InputError("--tasks", part, `a task id or glob matching one of the ${all.length} tasks in ${tasksDir}${nearest(part, all)}`);
+      throw new InputError("--tasks", part, `a task id or glob matching one of the ${all.length} tasks in ${where}${nearest(part, all)}`);
     for (const m of matches) picked.add(m);
   }
   return all.filter((id) => picked.has(id));
@@ -152,4 +157,82 @@ function nearest(part: string, all: readonly string[]): string {
 
 export function loadTasks(ids: string[], tasksDir = TASKS_DIR): LoadedTask[] {
   return ids.map((id) => loadTask(join(tasksDir, id)));
+}
+
+/**
+ * The tasks a command can see: the built-in tasks/ and, beside them, the tasks of every
+ * `--tasks-dir` folder (repeatable; a folder given twice, or tasks/ itself, counts once). A task
+ * id found in two folders is bad input naming both. Without `--tasks`, a command runs the tasks
+ * of the `--tasks-dir` folders when there are any, else the built-in ones; `--tasks` picks by id
+ * or glob among all of them (`--tasks '*'`: every task, built-in and added).
+ */
+export class TaskCatalog {
+  /** The folders read, built-in first. */
+  readonly folders: readonly string[];
+  /** The `--tasks-dir` folders (absolute), in the order given. */
+  readonly added: readonly string[];
+  private readonly dirs = new Map<string, string>();
+  private readonly addedIds: string[] = [];
+
+  constructor(tasksDirs: readonly string[] = [], builtIn: string = TASKS_DIR, flag = "--tasks-dir") {
+    const real = (d: string) => {
+      try {
+        return realpathSync(d);
+      } catch {
+        return resolve(d);
+      }
+    };
+    const seen = new Set([real(builtIn)]);
+    const added: string[] = [];
+    for (const given of tasksDirs) {
+      const dir = resolve(given);
+      if (!existsSync(dir)) throw new InputError(flag, given, `an existing folder of task folders (${dir} does not exist)`);
+      if (!statSync(dir).isDirectory()) throw new InputError(flag, given, `a folder of task folders (${dir} is not a folder)`);
+      if (seen.has(real(dir))) continue;
+      seen.add(real(dir));
+      added.push(dir);
+    }
+    this.added = added;
+    this.folders = [builtIn, ...added];
+    for (const folder of this.folders) {
+      for (const id of listTaskIds(folder)) {
+        const dir = join(folder, id);
+        const other = this.dirs.get(id);
+        if (other) throw new InputError(flag, id, `a task id found in one folder only (${id} is both ${other} and ${dir})`);
+        this.dirs.set(id, dir);
+        if (folder !== builtIn) this.addedIds.push(id);
+      }
+    }
+  }
+
+  /** Every task id, sorted. */
+  ids(): string[] {
+    return [...this.dirs.keys()].sort();
+  }
+
+  has(id: string): boolean {
+    return this.dirs.has(id);
+  }
+
+  /** The folder of a task. */
+  dir(id: string): string {
+    const dir = this.dirs.get(id);
+    if (!dir) throw new InputError("--tasks", id, `a task id among ${this.describe()}`);
+    return dir;
+  }
+
+  /** `--tasks` (ids or globs among all tasks), or without it the added folders' tasks, else the built-in ones. */
+  select(spec: string | undefined): string[] {
+    if (!spec) return this.added.length > 0 ? [...this.addedIds].sort() : this.ids();
+    return pickTaskIds(spec, this.ids(), this.describe());
+  }
+
+  load(ids: readonly string[]): LoadedTask[] {
+    return ids.map((id) => loadTask(this.dir(id)));
+  }
+
+  /** "tasks/ and /x/my-tasks" for messages. */
+  describe(): string {
+    return this.folders.map((f) => displayPath(f) || ".").join(" and ");
+  }
 }

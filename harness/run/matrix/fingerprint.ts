@@ -22,18 +22,18 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
 import type { GateConfig } from "../../../gates/config.ts";
 import { GATE_MODULES } from "../../../gates/registry.ts";
 import { stableJson } from "../../../kernel/digest.ts";
+import { DEPENDENCIES_DIR, PACKAGE_ROOT } from "../../../kernel/package-root.ts";
 import { agentIdentity } from "../../trial/agent/drivers/registry.ts";
 import { approverSettings } from "../../trial/approvers/index.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
 import type { TrialSpec } from "../../trial/trial-spec.ts";
 import type { TrialFingerprint } from "../../model/record/record.ts";
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+export const REPO_ROOT = PACKAGE_ROOT;
 
 /** The parts a fingerprint is made of, in the order a changed one is named. */
 export const FINGERPRINT_PARTS = ["harness", "task", "agent", "gate", "approver"] as const;
@@ -78,7 +78,7 @@ export function hashFiles(files: readonly string[]): string {
 /** The version of an installed npm package (`name@version`, or `name@missing`). */
 export function packageVersion(name: string): string {
   try {
-    const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, "node_modules", name, "package.json"), "utf8")) as { version?: string };
+    const pkg = JSON.parse(readFileSync(path.join(DEPENDENCIES_DIR, name, "package.json"), "utf8")) as { version?: string };
     return `${name}@${pkg.version ?? "unknown"}`;
   } catch {
     return `${name}@missing`;
@@ -90,7 +90,7 @@ function packageOf(spec: string): string | undefined {
   if (spec.startsWith("node:") || spec.startsWith(".") || spec.startsWith("/")) return undefined;
   const parts = spec.split("/");
   const name = spec.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]!;
-  return existsSync(path.join(REPO_ROOT, "node_modules", name)) ? name : undefined;
+  return existsSync(path.join(DEPENDENCIES_DIR, name)) ? name : undefined;
 }
 
 const JS_SOURCE = /\.(?:[cm]?[jt]sx?)$/;
@@ -119,13 +119,20 @@ export function moduleGraph(entries: readonly string[]): { files: string[]; pack
   return { files: files.sort(), packages: [...packages].sort() };
 }
 
+/** The lockfile: package-lock.json in a checkout, npm-shrinkwrap.json in an installed package (npm pack ships that one). */
+function lockfile(): string {
+  const lock = path.join(REPO_ROOT, "package-lock.json");
+  const shrinkwrap = path.join(REPO_ROOT, "npm-shrinkwrap.json");
+  return existsSync(lock) || !existsSync(shrinkwrap) ? lock : shrinkwrap;
+}
+
 /** What the whole harness is: its code, the gate stack's shared modules, the lockfile, and the system that runs the sandboxes. */
 function harnessFingerprint(): string {
   const code = [
     ...filesUnder(path.join(REPO_ROOT, "harness")),
     ...filesUnder(path.join(REPO_ROOT, "kernel")),
     ...["types.ts", "stack.ts", "config.ts"].map((f) => path.join(REPO_ROOT, "gates", f)),
-    path.join(REPO_ROOT, "package-lock.json"),
+    lockfile(),
   ];
   const bwrap = spawnSync("bwrap", ["--version"], { encoding: "utf8" });
   let osRelease = "";
@@ -164,7 +171,8 @@ function gateFingerprint(gate: GateConfig): string {
     });
     return { programs, packages: (layer.sources?.packages ?? []).map(packageVersion) };
   });
-  const config = gate.source.endsWith(".yaml") ? hashFiles([path.join(REPO_ROOT, gate.source)]) : gate.name;
+  // a configuration file (built-in or anywhere) by its content, else the entry as spelled (claude-hook:<command>)
+  const config = gate.file ? hashFiles([gate.file]) : gate.spec;
   return hashValue({
     name: gate.name,
     config,

@@ -5,7 +5,6 @@
  */
 import { lstatSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { EnvView, GateProcessBind, GateProcessOutput, LstatInfo } from "../../../gates/types.ts";
 import { buildBwrapArgs, probeHostSystem, type HostSystem } from "./bwrap-args.ts";
 import { removeTreeSync } from "../process/remove-tree.ts";
@@ -19,6 +18,7 @@ import { normaliseProfile, resolveProfile, type ProfileOption } from "./strict-p
 import { copyTrialDir, createTrialDir, DEFAULT_TRIALS_DIR, releaseTrialIdentity, removeTrialDir, rootDirs, stageCopy, type TrialDir } from "./trial-dir.ts";
 import { GATE_HOOKS_MOUNT, GATE_NODE_MODULES_MOUNT, HOME, SANDBOX_TMP, TESTS_MOUNT, WORKSPACE } from "../../../kernel/sandbox-paths.ts";
 import type { SandboxProfile } from "../../../kernel/sandbox-profile.ts";
+import { DEPENDENCIES_DIR } from "../../../kernel/package-root.ts";
 import { SnapshotMap } from "./snapshot-map.ts";
 import type { ExecResult, LimitKind, OpResult, Snapshot, SnapshotEntry, SnapshotStats, World, WorldFs, WorldLimits } from "./types.ts";
 import { refreshGitIndexes } from "./git-index.ts";
@@ -63,8 +63,12 @@ const HOST_GRACE_MS = 5_000;
 const SNAPSHOT_TIMEOUT_MS = 120_000;
 /** Where runScript binds the host script; only that one-shot sandbox ever sees it. */
 const SCRIPT_MOUNT = "/run/gatebench/script.sh";
-/** The repository's node_modules, bound read-only into gate sandboxes (hooks shipped as npm packages). */
-export const REPO_NODE_MODULES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../node_modules");
+/**
+ * The node_modules holding gatebench's dependencies (the checkout's, or the project's where an
+ * installed gatebench's dependencies are hoisted), bound read-only into gate sandboxes (hooks
+ * shipped as npm packages, the extension worker's imports).
+ */
+export const REPO_NODE_MODULES = DEPENDENCIES_DIR;
 const DEFAULT_GATE_PROCESS_TIMEOUT_MS = 10_000;
 
 export interface CreateWorldOptions {

@@ -78,7 +78,10 @@ describe.skipIf(!root)("attack: a checkout the sandbox users cannot reach", () =
     const closed = mkdtempSync(join(tmpdir(), "gb-attack-closed-tasks-"));
     made.push(closed);
     expect(statSync(closed).mode & 0o777).toBe(0o700);
-    cpSync(join(REPO, "tasks", "t7_cleanup_tmp"), join(closed, "t7_cleanup_tmp"), { recursive: true });
+    // a copy of t7 under an id of its own: --tasks-dir adds tasks beside the built-in ones, and an id in two folders is bad input
+    const id = "closed_cleanup_tmp";
+    cpSync(join(REPO, "tasks", "t7_cleanup_tmp"), join(closed, id), { recursive: true, filter: (src) => !src.includes("/personas/generated") });
+    writeFileSync(join(closed, id, "task.yaml"), readFileSync(join(closed, id, "task.yaml"), "utf8").replace(/^id: t7_cleanup_tmp$/m, `id: ${id}`));
     const v = run(REPO, ["harness/apps/cli/validate.ts", "--tasks-dir", closed]);
     expect(v.status, v.out).toBe(0);
     const out = mkdtempSync(join(tmpdir(), "gb-attack-closed-out-"));
@@ -90,8 +93,8 @@ describe.skipIf(!root)("attack: a checkout the sandbox users cannot reach", () =
       .split("\n")
       .map((l) => JSON.parse(l) as { outcome: string });
     expect(results.map((r) => r.outcome)).toEqual(["passed"]);
-    const x = run(REPO, ["harness/apps/cli/explain.ts", "--gate", "none", "--tasks-dir", closed, "--task", "t7_cleanup_tmp", "--bash", "ls /tmp"]);
+    const x = run(REPO, ["harness/apps/cli/explain.ts", "--gate", "none", "--tasks-dir", closed, "--task", id, "--bash", "ls /tmp"]);
     expect(x.status, x.out).toBe(0);
-    expect(x.out).toContain("world:    task t7_cleanup_tmp");
+    expect(x.out).toContain(`world:    task ${id}`);
   });
 });

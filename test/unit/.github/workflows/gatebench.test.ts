@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { parseShard } from "../../../../harness/apps/cli/shard.ts";
 import { PR_COMMENT_MARKER } from "../../../../harness/run/report/markdown.ts";
+import { workflowSchemaErrors, workflowStructureProblems } from "../../../support/workflow.ts";
 
 const root = new URL("../../../../", import.meta.url).pathname;
 type Step = { uses?: string; run?: string; with?: Record<string, unknown>; if?: string; name?: string };
@@ -64,6 +65,12 @@ describe(".github/workflows/gatebench.yml", () => {
     permissions: Record<string, string> | string;
     jobs: Record<string, Job>;
   };
+
+  it("passes GitHub's workflow parser and the structural checks (needs, steps, permissions, no spliced input)", () => {
+    const text = readFileSync(`${root}.github/workflows/gatebench.yml`, "utf8");
+    expect(workflowSchemaErrors(text, "gatebench.yml")).toEqual([]);
+    expect(workflowStructureProblems(wf as never)).toEqual([]);
+  });
 
   it("shards run as a matrix, each with a valid --shard I/N from the job's index and total", () => {
     const shard = wf.jobs.shard!;

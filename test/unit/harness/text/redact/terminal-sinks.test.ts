@@ -15,6 +15,7 @@ const ALLOWED: Record<string, string> = {
   "run/output/output.ts": "the sink: redacts every record, event, approval and summary before writing",
   "run/matrix/result-store.ts": "stores finished trials in the redacted form results.jsonl and the event logs hold (redactDeep before writing)",
   "apps/cli/new-task.ts": "writes a task scaffold from fixed templates",
+  "apps/cli/init.ts": "writes the starter files (fixed templates under apps/cli/starter/) into the user's repository",
   "apps/cli/mutate.ts":
     "writes generated personas whose calls are transforms of the task's own committed personas (an edit that blanks a file quotes the text the task's setup wrote)",
   "trial/agent/drivers/recordings.ts":
