@@ -178,8 +178,8 @@ export async function runMatrix(opts: MatrixOptions): Promise<TrialRecord[]> {
   }
   opts.onReuse?.({ planned: planned.length, resumed, stale, served: served.length, toRun: todo.length });
   let count = records.length;
+  await opts.output.appendServed(served.map((s) => s.stored));
   for (const { stored } of served) {
-    opts.output.appendTrial(stored.record, stored.approvals, stored.events);
     records.push(stored.record);
     opts.onTrial?.(stored.record, ++count, planned.length);
   }

@@ -23,7 +23,8 @@ export interface StoredTrial {
   events: TrialEvent[];
 }
 
-const VERSION = 1;
+/** 2: entries hold the redacted form of a trial (what the run folder holds), so they are served without redacting again. */
+const VERSION = 2;
 /** The store's default size cap: past it, `gc` removes the least recently used trials. */
 export const DEFAULT_STORE_MAX_BYTES = 512 * 1024 * 1024;
 

@@ -5,6 +5,7 @@
  * other owner is bad input, exit 2; the lock of a dead one is taken over).
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
 import type { ApprovalRecord } from "../../trial/approvers/broker.ts";
@@ -86,6 +87,23 @@ export class RunOutput {
     appendFileSync(this.resultsFile, toJsonLines([record]));
   }
 
+  /**
+   * Trials served from the result store, written at once. The store holds a trial in the form
+   * these files hold (redacted: result-store.ts), and redaction is idempotent, so what comes out
+   * is what appendTrial would write, without redacting it again: the event logs written a few at
+   * a time, the records and the approvals in one append each.
+   */
+  async appendServed(trials: readonly { record: TrialRecord; approvals: readonly ApprovalRecord[]; events: readonly TrialEvent[] }[]): Promise<void> {
+    const lines = (items: readonly unknown[]) => items.map((i) => `${JSON.stringify(i)}\n`).join("");
+    const logs = trials.map((t) => [join(this.dir, "trials", trialLogName(basename(t.record.trial_id))), lines(t.events)] as const);
+    for (let i = 0; i < logs.length; i += SERVED_WRITES_AT_ONCE) {
+      await Promise.all(logs.slice(i, i + SERVED_WRITES_AT_ONCE).map(([file, text]) => writeFile(file, text)));
+    }
+    const approvals = trials.flatMap((t) => t.approvals);
+    if (approvals.length) appendFileSync(this.approvalsFile, lines(approvals));
+    if (trials.length) appendFileSync(this.resultsFile, lines(trials.map((t) => t.record)));
+  }
+
   /** A merged run: its records and approvals written whole (through the same redaction as appended ones). */
   writeMerged(records: readonly TrialRecord[], approvals: readonly ApprovalRecord[]): void {
     this.writeAtomic(this.approvalsFile, toJsonLines(approvals));
@@ -120,6 +138,9 @@ export class RunOutput {
     this.writeAtomic(join(this.dir, "summary.md"), redact(markdown));
   }
 }
+
+/** Event logs of served trials written at the same time (the thread pool's file writes overlap). */
+const SERVED_WRITES_AT_ONCE = 32;
 
 /** Longest trial id used as its log's file name as it is (file names stop at 255 bytes). */
 const LOG_NAME_BYTES = 200;

@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import type { ApprovalRecord } from "../../../../../harness/trial/approvers/broker.ts";
 import { releaseDirLock } from "../../../../../harness/sandbox/process/ownership.ts";
 import { RunOutput } from "../../../../../harness/run/output/output.ts";
+import { redactDeep } from "../../../../../harness/text/redact/redact.ts";
 import type { TrialRecord } from "../../../../../harness/model/record/record.ts";
 import type { TrialEvent } from "../../../../../harness/trial/trial.ts";
 import { plantedSecret } from "../../../../support/secrets.ts";
@@ -86,6 +87,56 @@ describe("RunOutput redacts everything it writes", () => {
         releaseDirLock(dir);
       }),
       { numRuns: 150 },
+    );
+  });
+});
+
+describe("RunOutput.appendServed", () => {
+  it("writes a trial from the result store (held redacted) byte for byte as appendTrial writes it fresh", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(plantedSecret, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 40 }), async (planted, n) => {
+        const text = planted.map(([, t]) => t).join(" ; ");
+        const trials = Array.from({ length: n }, (_, i) => {
+          const trialId = `t${i}.reference.none.-.1`;
+          return {
+            record: {
+              run_id: "r",
+              trial_id: trialId,
+              task: `t${i}`,
+              agent: "reference",
+              gate: "none",
+              approver: "-",
+              attempt: 1,
+              outcome: "failed",
+              error: text,
+            } as unknown as TrialRecord,
+            approvals:
+              i % 3
+                ? []
+                : ([
+                    { run_id: "r", trial_id: trialId, confirmation_id: "k", tool: "bash", resources: [text], decision: "deny" },
+                  ] as unknown as ApprovalRecord[]),
+            events: [{ t: 1, type: "tool_requested", id: "c1", tool: "bash", summary: `bash: ${text}` }] as unknown as TrialEvent[],
+          };
+        });
+        const freshDir = mkdtempSync(join(tmpdir(), "gb-output-fresh-"));
+        const fresh = new RunOutput(freshDir);
+        for (const t of trials) fresh.appendTrial(t.record, t.approvals, t.events);
+        const servedDir = mkdtempSync(join(tmpdir(), "gb-output-served-"));
+        const served = new RunOutput(servedDir);
+        await served.appendServed(trials.map((t) => ({ record: redactDeep(t.record), approvals: redactDeep(t.approvals), events: redactDeep(t.events) })));
+        const names = (d: string) =>
+          filesUnder(d)
+            .map((f) => f.slice(d.length))
+            .filter((f) => !f.endsWith(".lock"))
+            .sort();
+        expect(names(servedDir)).toEqual(names(freshDir));
+        for (const f of names(freshDir)) expect(readFileSync(join(servedDir, f), "utf8"), f).toBe(readFileSync(join(freshDir, f), "utf8"));
+        for (const [secret] of planted) for (const f of filesUnder(servedDir)) expect(readFileSync(f, "utf8").includes(secret)).toBe(false);
+        releaseDirLock(freshDir);
+        releaseDirLock(servedDir);
+      }),
+      { numRuns: 40 },
     );
   });
 });
