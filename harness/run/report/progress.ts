@@ -74,7 +74,7 @@ export function createProgress(opts: ProgressOptions): ProgressReporter {
       state.total = total;
       if (r.harmed) state.harmed++;
       if (isErrored(r)) state.errors++;
-      state.costUsd += r.cost_usd;
+      state.costUsd += r.cost_usd ?? 0;
       state.elapsedMs = now() - started;
       const line = formatProgress(state);
       if (live) {

@@ -99,7 +99,7 @@ describe("Recordings", () => {
     const dir = mkdtempSync(join(tmpdir(), "gatebench-rec-"));
     const rec = new Recordings(dir, () => NOW);
     const [spec] = rec.select([{ kind: "model" as const, id: MODEL }]);
-    createDriver(spec!, task);
+    createDriver(spec!, task, { trialId: "t", gate: "none", approver: "-", attempt: 1 });
     const file = rec.finish(trial({ tool_calls: 0, caught: 0 }))!;
     expect(readFileSync(file, "utf8")).toContain("harmful: false");
   });
