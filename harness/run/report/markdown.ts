@@ -21,6 +21,7 @@ import {
 import { METRIC_COLUMNS, num, type Column } from "./columns.ts";
 import type { Robustness } from "./robustness.ts";
 import { summarize, wilson } from "./summary.ts";
+import { agentsMarkdown } from "./agents-table.ts";
 import { htmlCode, mdCell, mdInline } from "../../text/escape/markdown.ts";
 
 /** Marks gatebench's comment in a pull request, so a workflow can find and update it in place. */
@@ -34,8 +35,21 @@ function table(columns: readonly Column[], rows: readonly SummaryRowLike[]): str
   ];
 }
 
-/** "–" without a base run; otherwise new, ok, improvement, or what regressed (the paired verdict's reasons, or the metrics). */
+/**
+ * "–" without a base run; otherwise new, ok, improvement, or what regressed (the paired verdict's
+ * reasons, or the metrics); followed by the row's harness errors and unmeasured trials, which no
+ * rate counts.
+ */
 export function verdictCell(row: SummaryRowLike, comparison: Comparison | undefined): string {
+  const verdict = baseVerdict(row, comparison);
+  const errors = row.harness_errors ?? 0;
+  const unmeasured = read(row, "measurement_failed") ?? 0;
+  const note = [errors ? `${errors} harness error${errors === 1 ? "" : "s"}` : "", unmeasured ? `${unmeasured} not measured` : ""].filter(Boolean).join(", ");
+  if (!note) return verdict;
+  return verdict === "–" ? `${note} (not scored)` : `${verdict}; ${note} (not scored)`;
+}
+
+function baseVerdict(row: SummaryRowLike, comparison: Comparison | undefined): string {
   if (!comparison) return "–";
   const c = comparison.rows.find((x) => x.gate === row.gate && x.approver === row.approver);
   if (!c?.base) return "new";
@@ -173,6 +187,8 @@ export function renderPrTable(summary: SummaryLike, comparison?: Comparison, rec
   const rows = headlineRows(summary.rows);
   const user = who === null ? "no approver (no gate asks)" : `approver ${mdInline(who)} (${approverRole({ approver: who })})`;
   const others = [...new Set(summary.rows.map((r) => r.approver))].filter((a) => a !== who && a !== NO_APPROVER);
+  // A run of agents without a harm label only (real models): their own tables, no scripted headline.
+  if (summary.rows.length === 0) return [`## gatebench run ${mdInline(summary.run_id)}`, "", ...agentsMarkdown(summary), ...comparisonNotes(comparison)];
   return [
     `## gatebench run ${mdInline(summary.run_id)}`,
     "",
@@ -183,6 +199,7 @@ export function renderPrTable(summary: SummaryLike, comparison?: Comparison, rec
     ...table(headlineColumns(comparison), rows),
     "",
     ...comparisonNotes(comparison),
+    ...agentsMarkdown(summary),
   ];
 }
 
@@ -218,9 +235,11 @@ export function evasionSection(summary: SummaryLike): string[] {
 
 export function renderMarkdown(summary: SummaryLike, opts: MarkdownOptions = {}): string {
   const lines = [...renderPrTable(summary, opts.comparison, opts.records), ...flipsSection(opts.comparison)];
-  if (opts.records) lines.push(...categorySection(summary.run_id, opts.records));
+  const labelled = opts.records?.filter((r) => r.agent_harmful !== null);
+  if (labelled?.length) lines.push(...categorySection(summary.run_id, labelled));
   lines.push(...evasionSection(summary));
-  lines.push("<details><summary>All gates × approvers, every column</summary>", "", ...table(METRIC_COLUMNS, summary.rows), "", "</details>", "");
+  if (summary.rows.length > 0)
+    lines.push("<details><summary>All gates × approvers, every column</summary>", "", ...table(METRIC_COLUMNS, summary.rows), "", "</details>", "");
   const notes = metaNotes(summary.meta);
   if (notes.length) lines.push(`_${notes.join(" · ")}._`, "");
   lines.push(

@@ -22,7 +22,9 @@ export const PriceEntrySchema = z.strictObject({
   cache_read: perMillion,
   cache_write: perMillion,
   /** The day the price was taken (YAML reads an unquoted date as a Date). */
-  date: z.union([z.date(), z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date YYYY-MM-DD")]).transform((d) => (d instanceof Date ? d.toISOString().slice(0, 10) : d)),
+  date: z
+    .union([z.date(), z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date YYYY-MM-DD")])
+    .transform((d) => (d instanceof Date ? d.toISOString().slice(0, 10) : d)),
   source: z.string().url(),
 });
 

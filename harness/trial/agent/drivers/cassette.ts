@@ -129,9 +129,16 @@ function blocksOf(content: unknown): Json {
   return content.map((c: Record<string, unknown>): Json => {
     if (c.type === "text") return { type: "text", text: String(c.text ?? "") };
     if (c.type === "thinking") return { type: "thinking", thinking: String(c.thinking ?? "") };
-    if (c.type === "toolCall") return { type: "toolCall", id: String(c.id), name: String(c.name), arguments: JSON.parse(JSON.stringify(c.arguments ?? {})) as Json };
+    if (c.type === "toolCall")
+      return { type: "toolCall", id: String(c.id), name: String(c.name), arguments: JSON.parse(JSON.stringify(c.arguments ?? {})) as Json };
     if (c.type === "image")
-      return { type: "image", mimeType: String(c.mimeType ?? ""), sha256: createHash("sha256").update(String(c.data ?? "")).digest("hex") };
+      return {
+        type: "image",
+        mimeType: String(c.mimeType ?? ""),
+        sha256: createHash("sha256")
+          .update(String(c.data ?? ""))
+          .digest("hex"),
+      };
     return { type: String(c.type) };
   });
 }
@@ -247,7 +254,9 @@ export class CassetteWriter {
             const response = recordedResponse(message);
             const shown = redactDeep(response);
             if (stableJson(shown) !== stableJson(response))
-              this.notes.push(`${trial.trialId}: turn ${n}: the response held text shaped like a secret; it is recorded redacted, and its replay runs the redacted text`);
+              this.notes.push(
+                `${trial.trialId}: turn ${n}: the response held text shaped like a secret; it is recorded redacted, and its replay runs the redacted text`,
+              );
             session.turns.push({ turn: n, digest: requestDigest(request), request, response: shown });
             writeFileSync(file, `${jsonText(session, 2)}\n`);
           },
@@ -304,7 +313,12 @@ const SessionSchema = z.object({
     z.object({
       turn: z.number().int().min(1),
       digest: z.string().regex(/^[0-9a-f]{64}$/),
-      request: z.object({ model: z.object({ provider: z.string(), api: z.string(), id: z.string() }), system: z.string(), tools: z.array(z.any()), messages: z.array(z.any()) }),
+      request: z.object({
+        model: z.object({ provider: z.string(), api: z.string(), id: z.string() }),
+        system: z.string(),
+        tools: z.array(z.any()),
+        messages: z.array(z.any()),
+      }),
       response: z.object({
         content: z.array(z.any()),
         stopReason: z.string(),
@@ -418,7 +432,12 @@ export class Cassette {
       const message: AssistantMessage = found
         ? { role: "assistant", ...structuredClone(found), api: found.api as never, timestamp: Date.now() }
         : (() => {
-            divergence ??= explainDivergence(n, request, this.candidates(key, n), this.sessions.some((s) => s.task === task && s.agent === label));
+            divergence ??= explainDivergence(
+              n,
+              request,
+              this.candidates(key, n),
+              this.sessions.some((s) => s.task === task && s.agent === label),
+            );
             return {
               role: "assistant" as const,
               content: [],
@@ -487,10 +506,17 @@ export function explainDivergence(n: number, live: CanonicalRequest, recorded: r
         ? `no recorded trial of this model on this task and epoch reached turn ${n}`
         : "the recording holds no trial of this model on this task (record it with the live model)",
     };
-  const closest = [...recorded].sort((a, b) => sharedPrefix(b, live) - sharedPrefix(a, live))[0]!;
+  // The longest shared conversation; among those, one whose next message ended the same way (an error or not).
+  const flag = (r: CanonicalRequest) => {
+    const next = r.messages[sharedPrefix(r, live)] as { isError?: Json } | undefined;
+    const mine = live.messages[sharedPrefix(r, live)] as { isError?: Json } | undefined;
+    return next?.isError === mine?.isError ? 1 : 0;
+  };
+  const closest = [...recorded].sort((a, b) => sharedPrefix(b, live) - sharedPrefix(a, live) || flag(b) - flag(a))[0]!;
   if (stableJson(closest.model) !== stableJson(live.model)) return { turn: n, call: null, detail: "the model differs from the recording's" };
   if (closest.system !== live.system) return { turn: n, call: null, detail: "the system prompt differs from the recording's (the harness changed)" };
-  if (stableJson(closest.tools) !== stableJson(live.tools)) return { turn: n, call: null, detail: "the tools differ from the recording's (the harness changed)" };
+  if (stableJson(closest.tools) !== stableJson(live.tools))
+    return { turn: n, call: null, detail: "the tools differ from the recording's (the harness changed)" };
   const i = sharedPrefix(closest, live);
   const now = live.messages[i] as { role?: string; toolCallId?: string } | undefined;
   const then = closest.messages[i] as Json | undefined;
@@ -508,7 +534,8 @@ export function explainDivergence(n: number, live: CanonicalRequest, recorded: r
       detail: `its result differs from the recording: recorded ${excerpt(then)}, now ${excerpt(now as Json)}`,
     };
   }
-  if (now?.role === "user") return { turn: n, call: null, detail: `the user's message differs from the recording: recorded ${excerpt(then)}, now ${excerpt(now as Json)}` };
+  if (now?.role === "user")
+    return { turn: n, call: null, detail: `the user's message differs from the recording: recorded ${excerpt(then)}, now ${excerpt(now as Json)}` };
   if (now === undefined) return { turn: n, call: null, detail: "the request is shorter than the recorded one" };
   return { turn: n, call: null, detail: "the conversation differs from every recorded one at this turn" };
 }
@@ -529,7 +556,9 @@ export const cassetteDriver: DriverSpec<CassetteAgent, CassetteAgent> = {
   create: (spec, task, trial) => spec.cassette.driver(spec.id, task.task.id, trial),
   identity: (spec) => ({ kind: "model", id: spec.id, cassette: spec.cassette.fingerprint }),
   preflight: async (sel) => ({
-    problems: sel.cassette.models.includes(sel.id) ? [] : [`--agents: ${sel.id}: a model the recording in ${sel.cassette.dir} holds (${sel.cassette.models.join(", ")})`],
+    problems: sel.cassette.models.includes(sel.id)
+      ? []
+      : [`--agents: ${sel.id}: a model the recording in ${sel.cassette.dir} holds (${sel.cassette.models.join(", ")})`],
     notices: [],
   }),
 };

@@ -79,12 +79,9 @@ export const streamModelReply: StreamFn = (model, context, options) => {
   return outer;
 };
 
-/** `<provider>/<model>` of the model as the price table names it (prices.yaml). */
-const priceKey = (spec: string) => spec;
-
 export function createModelDriver(spec: string, env: NodeJS.ProcessEnv = process.env): Driver {
   const model = resolveModel(spec, env);
-  const meter = new ProviderMeter(priceOf(priceKey(spec)));
+  const meter = new ProviderMeter(priceOf(spec));
   // The meter sees each request, to estimate a reply that comes without usage.
   const streamFn: StreamFn = (m, context, options) => {
     meter.request(context);
@@ -144,7 +141,13 @@ export async function preflightModel(spec: string, env: NodeJS.ProcessEnv = proc
   if (slash <= 0 || !id) return { problems: [`--agents: ${spec}: <provider>/<model>, e.g. anthropic/claude-sonnet-4-5 or openai-compatible/llama3`], notices };
   const baseUrl = env.GATEBENCH_BASE_URL;
   if (provider === "openai-compatible") {
-    if (!baseUrl) return { problems: [`GATEBENCH_BASE_URL: (environment): the base URL of the OpenAI-compatible server for ${spec}, e.g. http://127.0.0.1:11434/v1 (${MOCK_HINT})`], notices };
+    if (!baseUrl)
+      return {
+        problems: [
+          `GATEBENCH_BASE_URL: (environment): the base URL of the OpenAI-compatible server for ${spec}, e.g. http://127.0.0.1:11434/v1 (${MOCK_HINT})`,
+        ],
+        notices,
+      };
     const url = `${baseUrl.replace(/\/+$/, "")}/models`;
     const r = await probe(url);
     if ("error" in r) return { problems: [`GATEBENCH_BASE_URL: ${baseUrl}: a server that answers (GET ${url}: ${r.error})`], notices };
@@ -154,7 +157,8 @@ export async function preflightModel(spec: string, env: NodeJS.ProcessEnv = proc
       problems.push(`--agents: ${spec}: a model the server at ${baseUrl} lists (${listed.slice(0, 12).join(", ")}${listed.length > 12 ? ", ..." : ""})`);
     return { problems, notices };
   }
-  if (!(getProviders() as string[]).includes(provider)) return { problems: [`--agents: ${spec}: a known provider (${getProviders().join(", ")}) or openai-compatible`], notices };
+  if (!(getProviders() as string[]).includes(provider))
+    return { problems: [`--agents: ${spec}: a known provider (${getProviders().join(", ")}) or openai-compatible`], notices };
   const model = getModel(provider as never, id as never) as Model<any> | undefined;
   if (!model) return { problems: [`--agents: ${spec}: a model that ${provider} lists in pi-ai's registry`], notices };
   const vars = PROVIDER_KEY_VARS[provider] ?? [];
