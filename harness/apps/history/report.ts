@@ -67,7 +67,28 @@ export interface HistoryReport {
   wall_ms: number;
 }
 
-const SUBCOMMANDS = new Set(["git", "npm", "pnpm", "yarn", "npx", "docker", "kubectl", "cargo", "go", "pip", "pip3", "uv", "poetry", "brew", "apt", "apt-get", "systemctl", "gh", "terraform", "make"]);
+const SUBCOMMANDS = new Set([
+  "git",
+  "npm",
+  "pnpm",
+  "yarn",
+  "npx",
+  "docker",
+  "kubectl",
+  "cargo",
+  "go",
+  "pip",
+  "pip3",
+  "uv",
+  "poetry",
+  "brew",
+  "apt",
+  "apt-get",
+  "systemctl",
+  "gh",
+  "terraform",
+  "make",
+]);
 const PREFIXES = new Set(["sudo", "env", "nice", "time", "command", "exec", "nohup"]);
 
 /** What a call's friction is grouped by: `rm -rf`, `git push`, `write`. */
@@ -92,29 +113,36 @@ export function commandKey(call: MappedCall): string {
 
 const UNDO = /\bgit\s+(checkout|restore|reset|revert|stash\s+(pop|apply))\b|\btrash-restore\b/;
 
-/** The file names and paths a call names (for matching an undo to what it undoes). */
+/** The paths a call names: a file tool's path; a command's arguments that are not options (program names left out). */
 function targets(call: MappedCall): string[] {
-  if (call.tool !== "bash") return typeof call.args.path === "string" ? [call.args.path, call.args.path.split("/").pop()!].filter(Boolean) : [];
-  const words = String(call.args.command ?? "")
-    .split(/[\s;&|()<>'"]+/)
-    .filter((w) => w && !w.startsWith("-") && /[/.]/.test(w));
-  return [...new Set(words.flatMap((w) => [w.replace(/\/+$/, ""), w.replace(/\/+$/, "").split("/").pop()!]).filter((w) => w.length > 1 && w !== ".."))];
+  const clean = (w: string) => w.replace(/^\.\//, "").replace(/\/+$/, "");
+  if (call.tool !== "bash") return typeof call.args.path === "string" ? [clean(call.args.path)] : [];
+  const command = String(call.args.command ?? "");
+  const words = (splitSegments(command) ?? [{ text: command, op: "" }]).flatMap((seg) =>
+    (splitWords(seg.text) ?? seg.text.split(/\s+/).map((raw) => ({ raw, literal: raw })))
+      .slice(1)
+      .map((w) => w.literal ?? w.raw)
+      .filter((w) => w && !w.startsWith("-")),
+  );
+  return [...new Set(words.map(clean).filter((w) => w.length > 1 && w !== ".."))];
 }
+
+/** Two paths name the same thing, or one lies inside the other. */
+const overlaps = (a: string, b: string) => a === b || b.startsWith(`${a}/`) || a.startsWith(`${b}/`);
 
 /**
  * Whether a later call of the session undid call `i`: a git checkout/restore/reset/revert or
- * stash pop/apply (or trash-restore) naming one of its targets, or, for a deletion, a later
- * write, `touch`, `mkdir` or `cp`/`mv` onto one of them. A heuristic: a session shows what ran,
- * not why.
+ * stash pop/apply (or trash-restore) naming one of its paths, or, for a deletion, a later
+ * write, `touch`, `mkdir` or `cp`/`mv` onto one of them (or inside it). A heuristic: a session
+ * shows what ran, not why.
  */
 export function undoneLater(calls: readonly MappedCall[], i: number): boolean {
   const call = calls[i]!;
-  const mine = new Set(targets(call));
-  if (mine.size === 0) return false;
+  const mine = targets(call);
+  if (mine.length === 0) return false;
   const deletes = call.tool === "delete" || (call.tool === "bash" && /\b(rm|rmdir|unlink|shred|truncate)\b|-delete\b/.test(String(call.args.command ?? "")));
   for (const later of calls.slice(i + 1)) {
-    const theirs = targets(later);
-    if (!theirs.some((t) => mine.has(t))) continue;
+    if (!targets(later).some((t) => mine.some((m) => overlaps(m, t)))) continue;
     if (later.tool === "bash" && UNDO.test(String(later.args.command ?? ""))) return true;
     if (deletes && (later.tool === "write" || (later.tool === "bash" && /\b(touch|mkdir|cp|mv)\b/.test(String(later.args.command ?? ""))))) return true;
   }

@@ -100,7 +100,7 @@ export function renderAgentsTerminal(summary: WithAgents): string {
     } else out.push(`per task: ${a.per_task.length} rows in summary.json (agents.${label}.per_task)`);
     if (a.diverged.length)
       out.push(
-        `${a.diverged.length} trial${a.diverged.length === 1 ? "" : "s"} diverged from the recording and need the live model again:`,
+        `${a.diverged.length === 1 ? "1 trial diverged from the recording and needs" : `${a.diverged.length} trials diverged from the recording and need`} the live model again:`,
         ...a.diverged.map((d) => `  ${escapeControls(divergedLine(d))}`),
       );
     out.push("");

@@ -189,9 +189,13 @@ function describeModel(m: Model<any>): ModelDescription {
   };
 }
 
-/** The file of a trial's session: its id, with the characters a trial id percent-encodes kept as they are. */
+/**
+ * The file of a trial's session: its id (a matrix's trial ids are file names already; any other
+ * character is percent-encoded), or for an id too long for a file name a prefix and a hash.
+ */
 export function sessionFile(dir: string, trialId: string): string {
-  const name = trialId.length <= 200 ? trialId : `${trialId.slice(0, 150)}~${createHash("sha256").update(trialId).digest("hex").slice(0, 16)}`;
+  const safe = trialId.replace(/[^\w.@:+=%-]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+  const name = safe.length <= 200 ? safe : `${safe.slice(0, 150)}~${createHash("sha256").update(trialId).digest("hex").slice(0, 16)}`;
   return join(dir, SESSIONS_DIR, `${name}.json`);
 }
 
