@@ -113,7 +113,7 @@ describe("the canonical request and its digest", () => {
     const a = canonicalRequest(MODEL, ctx(user, RM, result("x")));
     const later = { ...RM, timestamp: 99, usage: usage(1, 1), responseId: "r-2" } as AssistantMessage;
     const b = canonicalRequest(
-      { ...MODEL, baseUrl: "http://other:2/v1" },
+      { ...MODEL, baseUrl: "http://other:2/v1" } as Model<any>,
       ctx({ ...user, timestamp: 50 }, later, { ...result("x"), timestamp: 77 } as Message),
     );
     expect(requestDigest(a)).toBe(requestDigest(b));
