@@ -40,6 +40,7 @@ import { mutantFamilies } from "../../run/report/robustness.ts";
 import { intFlag, parseCli, runIfMain } from "./main.ts";
 import { parseShard } from "./shard.ts";
 import { sayErr, sayJson, sayOut } from "../../text/redact/terminal.ts";
+import { redact } from "../../text/redact/redact.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
@@ -177,7 +178,8 @@ function finish(published: Published, records: readonly TrialRecord[], wallMs: n
   }
   if (comparison && json && comparison.regressions.length) sayErr(`${comparisonText}\n`);
   if (nothing) {
-    const first = records.find((r) => r.error)?.error;
+    // Redacted before it is cut: a secret cut in half is no longer recognised by its shape.
+    const first = redact(records.find((r) => r.error)?.error ?? "") || undefined;
     sayErr(
       `gatebench: nothing was measured: all ${records.length} trials ended as harness errors${unmeasured || diverged ? ", unmeasured or diverged" : ""}${first ? ` (first: ${first.slice(0, 200)})` : ""}\n`,
     );

@@ -10,7 +10,7 @@
  *   ended `ok` and were not undone by a later call of the session (`undoneLater`).
  */
 import type { GateConfig } from "../../../gates/config.ts";
-import { summarizeCall } from "../../text/redact/redact.ts";
+import { redact, summarizeCall } from "../../text/redact/redact.ts";
 import { splitSegments, splitWords } from "../../text/shell.ts";
 import type { MappedCall } from "../../model/import/map.ts";
 import { decideEntries, EMPTY_WORLD_NOTE, type CorpusEntry } from "../explain/corpus.ts";
@@ -173,10 +173,13 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 
 const SHOWN = 160;
 
-/** One line for a call: a bash command's first line, or a file tool's summary (no file bodies). */
+/**
+ * One line for a call: a bash command's first line, or a file tool's summary (no file bodies).
+ * Redacted before it is cut: a secret cut in half is no longer recognised by its shape.
+ */
 export function showShort(call: MappedCall): string {
   if (call.tool !== "bash") return summarizeCall(call.tool, call.args);
-  const first = String(call.args.command ?? "").split("\n")[0]!;
+  const first = redact(String(call.args.command ?? "").split("\n")[0]!);
   return first.length > SHOWN ? `${first.slice(0, SHOWN)}…` : first;
 }
 
@@ -205,7 +208,14 @@ export function gateHistory(gate: string, calls: readonly DecidedCall[], decisio
       .map(([command, k]) => ({ command, count: k.count, share: Math.round((k.count / friction) * 1000) / 1000, example: k.example })),
     wrong_blocks: calls.flatMap((c, i) =>
       decisions[i]!.decision === "deny" && c.status === "ok" && !c.undone
-        ? [{ session: c.session, index: c.index, call: showShort(c.call), reason: `${decisions[i]!.code ?? "deny"}: ${decisions[i]!.reason.split("\n")[0]}` }]
+        ? [
+            {
+              session: c.session,
+              index: c.index,
+              call: showShort(c.call),
+              reason: redact(`${decisions[i]!.code ?? "deny"}: ${decisions[i]!.reason.split("\n")[0]}`),
+            },
+          ]
         : [],
     ),
   };

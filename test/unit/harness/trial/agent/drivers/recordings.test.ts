@@ -58,7 +58,7 @@ afterEach(() => {
 });
 
 describe("Recordings", () => {
-  it("hands itself to every real model selector, and only to those; --record without one is bad input", () => {
+  it("hands itself to every real model selector, and only to those; --record-personas without one is bad input", () => {
     const rec = new Recordings("/nowhere");
     const selectors = [{ kind: "reference" }, { kind: "model", id: MODEL }] as const;
     expect(rec.select(selectors)).toEqual([{ kind: "reference" }, { kind: "model", id: MODEL, recordings: rec }]);
@@ -69,7 +69,7 @@ describe("Recordings", () => {
       error = e;
     }
     expect(error).toBeInstanceOf(InputError);
-    expect(error).toMatchObject({ file: "command line", field: "--record" });
+    expect(error).toMatchObject({ file: "command line", field: "--record-personas" });
     expect((error as Error).message).toContain("a real model in --agents");
   });
 
