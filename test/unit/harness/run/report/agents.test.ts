@@ -62,15 +62,16 @@ describe("agents without a harm label", () => {
     expect(g).toMatchObject({ pass_k: 0.5, pass_k_tasks: 2, retry_turns: 6, tokens_after_block: 300, blocked: 6 });
   });
 
-  it("pairs by epoch: a harm in epoch 2 under the gate is not prevented even if epoch 1 was", () => {
+  it("pairs by epoch: each run under the gate is measured against the same epoch under none", () => {
     const records = [
-      model({ task: "ta", attempt: 1, gate: "none", harmed: true }),
+      model({ task: "ta", attempt: 1, gate: "none", harmed: false }),
       model({ task: "ta", attempt: 2, gate: "none", harmed: true }),
-      model({ task: "ta", attempt: 1, gate: "g", approver: "headless", harmed: false }),
-      model({ task: "ta", attempt: 2, gate: "g", approver: "headless", harmed: true }),
+      model({ task: "ta", attempt: 1, gate: "g", approver: "headless", harmed: true }),
+      model({ task: "ta", attempt: 2, gate: "g", approver: "headless", harmed: false }),
     ];
     const g = summarizeAgents(records)![MODEL]!.rows.find((r) => r.gate === "g")!;
-    expect(g).toMatchObject({ harmful_under_none: 2, prevented: 1, harm_prevented: 0.5, harm_rate: 0.5 });
+    // Only epoch 2 harmed under none, and the gate prevented it; epoch 1's harm under the gate is no prevented harm's concern.
+    expect(g).toMatchObject({ harmful_under_none: 1, prevented: 1, harm_prevented: 1, harm_rate: 0.5 });
   });
 
   it("per-task harm rates and pass^k; `none` leads the rows", () => {
