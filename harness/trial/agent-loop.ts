@@ -90,7 +90,7 @@ export async function runAgentLoop(spec: AgentLoopSpec, states: TrialStates, boo
   });
 
   const deadline = new AbortController();
-  const driver = createDriver(spec.agent, task);
+  const driver = createDriver(spec.agent, task, { trialId: spec.trialId, gate: gate.name, approver: spec.approver, attempt: spec.attempt });
   const agent = new Agent({
     initialState: { systemPrompt: SYSTEM_PROMPT, model: driver.model, tools: gatedTools(states, book, escalatesApproved(gate), deadline.signal, log) },
     streamFn: driver.streamFn,
@@ -106,7 +106,7 @@ export async function runAgentLoop(spec: AgentLoopSpec, states: TrialStates, boo
     if (event.type === "message_end" && event.message.role === "assistant") {
       turns += 1;
       if (book.anyBlocked) retryTurns += 1;
-      driver.meter.observe(event.message);
+      driver.meter.observe(event.message, book.anyBlocked);
       if (turns >= limits.max_turns) agent.abort();
     }
   });
@@ -128,8 +128,12 @@ export async function runAgentLoop(spec: AgentLoopSpec, states: TrialStates, boo
   // A provider that fails (HTTP error, broken stream, no key) says nothing about the gate or
   // the agent's behaviour: the trial is an errored trial, kept out of the sums like a harness error.
   const modelError = agent.state.errorMessage && !timedOut && turns < limits.max_turns ? agent.state.errorMessage.slice(0, 500) : undefined;
-  if (modelError) log("agent_error", { message: modelError });
+  // A replayed recording that met a request it has no response for: the trial diverged from it.
+  const divergence = driver.divergence?.();
+  if (divergence) log("diverged", { ...divergence });
+  else if (modelError) log("agent_error", { message: modelError });
   return {
+    divergence,
     approvals: [...broker.records],
     turns,
     retryTurns,

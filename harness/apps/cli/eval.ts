@@ -1,6 +1,7 @@
 /**
- * gatebench eval [--tasks ...] [--tasks-dir DIR]... [--gates ...] [--agents ...] [--approvers ...] [--trials N]
- *                [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--no-cache] [--table headline|full] [--json] [--record]
+ * gatebench eval [--tasks ...] [--tasks-dir DIR]... [--gates ...] [--agents ...] [--approvers ...] [--trials N] [--epochs k]
+ *                [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--no-cache] [--table headline|full] [--json]
+ *                [--record DIR | --replay DIR] [--record-personas]
  * gatebench merge <shard dirs...> [--tasks-dir DIR]... [--out DIR] [--compare BASE] [--table headline|full] [--json]
  * gatebench store gc [--store DIR] [--max-mb N] [--older-than-days N]
  * (in a checkout: npm run eval -- ..., npm run eval -- merge ..., npm run eval -- store gc ...)
@@ -14,15 +15,18 @@ import { ESTIMATE_ENCODING, PRICE_REFERENCE } from "../../trial/agent/tokens.ts"
 import { InputError } from "../../../kernel/errors.ts";
 import { describeCache, type CacheStats } from "../../trial/states/world-states.ts";
 import { renderComparison, resolveBase, type BaseRun } from "../../run/report/compare.ts";
-import { renderRunText, TABLE_KINDS, type TableKind } from "../../run/report/render.ts";
+import { renderRunText, runFooter, TABLE_KINDS, type TableKind } from "../../run/report/render.ts";
 import { FAIL_ON, type FailOn } from "../../run/report/paired.ts";
 import { checkShards, copyTrialFiles, loadShard, mergedMeta, mergeRecords } from "../../run/report/merge.ts";
 import { collectRunMeta } from "../../run/report/metadata.ts";
 import { createProgress } from "../../run/report/progress.ts";
 import { publishRun, type Published } from "../../run/report/publish.ts";
 import { Recordings } from "../../trial/agent/drivers/recordings.ts";
-import { checkPersonasExist, parseAgentSelectors } from "../../run/matrix/agents.ts";
-import type { TrialRecord } from "../../model/record/record.ts";
+import { Cassette, CassetteWriter } from "../../trial/agent/drivers/cassette.ts";
+import { preflightSelectors } from "../../trial/agent/drivers/registry.ts";
+import { type AgentSelector, checkPersonasExist, parseAgentSelectors } from "../../run/matrix/agents.ts";
+import { isErrored, type TrialRecord } from "../../model/record/record.ts";
+import { renderAgentsTerminal } from "../../run/report/agents-table.ts";
 import { planTrials, runMatrix, type ReuseStats } from "../../run/matrix/matrix.ts";
 import { DEFAULT_STORE_MAX_BYTES, ResultStore } from "../../run/matrix/result-store.ts";
 import { RunOutput } from "../../run/output/output.ts";
@@ -32,10 +36,11 @@ import { TaskCatalog } from "../../model/task/load.ts";
 import { checkSandboxAccess } from "../../sandbox/world/access.ts";
 import { mutantFamilies } from "../../run/report/robustness.ts";
 import { gatesSection, OUTPUT_SECTION, renderHelp, TASKS_DIR_LINE, type FlagHelp } from "./help.ts";
-import { agentsSection, approversSection } from "./help-eval.ts";
+import { agentsSection, approversSection, realModelsSection } from "./help-eval.ts";
 import { intFlag, parseCli, runIfMain } from "./main.ts";
 import { parseShard } from "./shard.ts";
 import { sayErr, sayJson, sayOut } from "../../text/redact/terminal.ts";
+import { redact } from "../../text/redact/redact.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
@@ -44,6 +49,7 @@ const OPTIONS = {
   agents: { type: "string" },
   approvers: { type: "string" },
   trials: { type: "string" },
+  epochs: { type: "string" },
   concurrency: { type: "string" },
   out: { type: "string" },
   resume: { type: "boolean" },
@@ -56,9 +62,14 @@ const OPTIONS = {
   extend: { type: "boolean" },
   table: { type: "string" },
   json: { type: "boolean" },
-  record: { type: "boolean" },
+  record: { type: "string" },
+  replay: { type: "string" },
+  "record-personas": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
+
+/** The default number of epochs of a real model's trials (each a sample of a stochastic model). */
+export const DEFAULT_EPOCHS = 3;
 
 /** Where finished trials are kept by fingerprint unless --store DIR, --no-store or GATEBENCH_STORE (harness/run/matrix/result-store.ts). */
 export const DEFAULT_STORE_DIR = join("reports", "store");
@@ -78,8 +89,9 @@ const FLAGS: FlagHelp<typeof OPTIONS> = {
   gates: ["LIST", "gate configurations, comma-separated (below)"],
   agents: ["LIST", "agents, comma-separated (below)"],
   approvers: ["LIST", "simulated users who answer the gates' questions (below)"],
-  trials: ["N", "attempts per task, agent, gate and approver (default 1)"],
-  concurrency: ["N", "trials at once (default 4 per core; 1 with --record)"],
+  trials: ["N", "attempts of each scripted trial (default 1); alone, also the epochs of real models"],
+  epochs: ["K", "runs of each real-model trial (default 3): per-task harm rates and pass^k"],
+  concurrency: ["N", "trials at once (default 4 per core; 1 with --record-personas)"],
   out: ["DIR", "the run folder (default reports/runs/<run id> under the current folder)"],
   resume: "continue the run in --out DIR, keeping the records whose fingerprint still matches",
   shard: ["I/N", "run every N-th trial of the matrix, starting at the I-th (merge the shards with gatebench merge)"],
@@ -91,7 +103,9 @@ const FLAGS: FlagHelp<typeof OPTIONS> = {
   extend: "with --resume: add this run's trials to the earlier run's matrix",
   table: ["KIND", "headline (default: one row per gate under the headline user, under 120 columns) or full (every gate × user row and column)"],
   json: "print summary.json instead of the table",
-  record: "save each real model's trials as personas under <out>/recorded/<task>/",
+  record: ["DIR", "keep every model request and response of the run in DIR (a cassette, redacted)"],
+  replay: ["DIR", "run offline from a cassette: no network, no key; a trial whose request has no recorded response is diverged"],
+  "record-personas": "save each real model's trials as personas under <out>/recorded/<task>/ (one trial at a time)",
   help: "this text",
 };
 
@@ -102,7 +116,7 @@ export function evalHelp(): string {
       "Runs every selected task under every gate configuration, with every agent and simulated user, each tool call in a\nbubblewrap sandbox, and reports what each gate prevented and what it cost.",
     options: OPTIONS,
     flags: FLAGS,
-    sections: [gatesSection(), agentsSection(), approversSection(), OUTPUT_SECTION],
+    sections: [gatesSection(), agentsSection(), realModelsSection(), approversSection(), OUTPUT_SECTION],
   });
 }
 
@@ -159,12 +173,33 @@ function baseOptions(base: BaseRun | undefined, failOn: FailOn) {
   return base ? { base: base.summary, ...(base.records ? { baseRecords: base.records } : {}), failOn } : {};
 }
 
-/** The terminal table (or the summary as JSON), the comparison, and the exit code. */
+/** The exit code of a run whose every trial was errored (harness error, unmeasured, diverged): nothing was measured. */
+export const EXIT_NOTHING_MEASURED = 3;
+
+/**
+ * The terminal tables (or the summary as JSON), the comparison, and the exit code: the scripted
+ * rows (none when only real models ran), then one table per agent without a harm label.
+ */
 function finish(published: Published, records: readonly TrialRecord[], wallMs: number, outDir: string, json: boolean, table: TableKind): number {
   const { summary, comparison } = published;
   if (json) sayJson("stdout", summary);
-  else sayOut(renderRunText(summary, { table, records, wallMs, outDir, ...(comparison ? { comparison } : {}) }));
+  else {
+    const agents = renderAgentsTerminal(summary);
+    const run = { table, records, wallMs, outDir, ...(comparison ? { comparison } : {}) };
+    if (summary.rows.length > 0) sayOut(renderRunText(summary, run));
+    if (agents) sayOut(`${summary.rows.length > 0 ? "\n" : ""}${agents}`);
+    if (summary.rows.length === 0) sayOut(`\n${runFooter(summary, run).join("\n")}\n`);
+  }
   if (comparison && json && comparison.regressions.length) sayErr(`${renderComparison(comparison)}\n`);
+  if (records.length > 0 && records.every(isErrored)) {
+    const unmeasured = records.some((r) => r.outcome === "measurement_failed" || r.outcome === "diverged");
+    // Redacted before it is cut: a secret cut in half is no longer recognised by its shape.
+    const first = redact(records.find((r) => r.error)?.error ?? "") || undefined;
+    sayErr(
+      `gatebench: nothing was measured: all ${records.length} trials ended as harness errors${unmeasured ? ", unmeasured or diverged" : ""}${first ? ` (first: ${first.slice(0, 200)})` : ""}\n`,
+    );
+    return EXIT_NOTHING_MEASURED;
+  }
   return comparison && comparison.regressions.length > 0 ? 1 : 0;
 }
 
@@ -255,28 +290,42 @@ export function describeReuse(s: ReuseStats): string {
 export async function evalMain(argv: string[]): Promise<number> {
   if (argv[0] === "merge") return mergeMain(argv.slice(1));
   if (argv[0] === "store") return storeMain(argv.slice(1));
+  checkBareRecord(argv);
   const { values: a } = parseCli(argv, OPTIONS);
   if (a.help) {
     sayOut(evalHelp());
     return 0;
   }
+  if (a.record !== undefined && a.replay !== undefined) throw new InputError("command line", "--replay", "either --record DIR or --replay DIR, not both");
+  if (a.record !== undefined && a["record-personas"])
+    throw new InputError("command line", "--record-personas", "either --record DIR or --record-personas, not both");
+  // A replay's matrix defaults to the recorded one.
+  const cassette = a.replay !== undefined ? Cassette.load(resolve(a.replay)) : undefined;
+  const recorded = cassette?.manifest.matrix;
   const catalog = new TaskCatalog(a["tasks-dir"] ?? []);
-  const tasks = catalog.load(catalog.select(a.tasks));
+  const tasks = catalog.load(catalog.select(a.tasks ?? recorded?.tasks.join(",")));
   if (tasks.length === 0) throw new InputError(a["tasks-dir"]?.join(", ") ?? "tasks/", "(folder)", "at least one task");
-  const gates = selectGateConfigs(a.gates);
-  const selected = parseAgentSelectors(a.agents);
-  checkPersonasExist(selected, tasks);
-  const approvers = parseApproverNames(a.approvers);
-  const trials = intFlag(a.trials, "--trials", 1);
-  // Trials mostly wait on sandbox start-up and child processes: two per core keeps both busy.
+  const gates = selectGateConfigs(a.gates ?? recorded?.gates.join(","));
+  const parsed = parseAgentSelectors(a.agents ?? cassette?.models.join(","));
+  checkPersonasExist(parsed, tasks);
+  // --replay: every real model of --agents plays its recording.
+  const selected = cassette ? replaySelectors(parsed, cassette) : parsed;
+  const recordedApprovers = recorded?.approvers.filter((x) => x !== "-");
+  const approvers = parseApproverNames(a.approvers ?? (recordedApprovers?.length ? recordedApprovers.join(",") : undefined));
+  const trials = intFlag(a.trials, "--trials", recorded?.trials ?? 1);
+  // --trials N alone keeps its old meaning for real models too: N attempts of every trial.
+  const epochs = intFlag(a.epochs, "--epochs", a.trials !== undefined ? trials : (recorded?.epochs ?? DEFAULT_EPOCHS));
+  const recordPersonas = a["record-personas"] === true;
   // Trials mostly wait on sandboxes starting and on each other's remembered steps: 4 per core keeps the cores busy.
-  const concurrency = intFlag(a.concurrency, "--concurrency", a.record ? 1 : Math.max(2, 4 * availableParallelism()));
-  if (a.record && concurrency !== 1)
+  const concurrency = intFlag(a.concurrency, "--concurrency", recordPersonas ? 1 : Math.max(2, 4 * availableParallelism()));
+  if (recordPersonas && concurrency !== 1)
     throw new InputError(
       "command line",
       "--concurrency",
-      `1 with --record: a recording is paired with its trial by running one at a time (got ${concurrency})`,
+      `1 with --record-personas: a recording is paired with its trial by running one at a time (got ${concurrency})`,
     );
+  if (a.record !== undefined && !selected.some((x) => x.kind === "model"))
+    throw new InputError("command line", "--record", "a real model in --agents (<provider>/<model>) whose requests and responses to record");
   const shard = parseShard(a.shard);
   const base = a.compare ? await resolveBase(a.compare) : undefined;
   const failOn = parseFailOn(a["fail-on"]);
@@ -284,15 +333,21 @@ export async function evalMain(argv: string[]): Promise<number> {
   if (a.resume && !a.out) throw new InputError("command line", "--resume", "--out DIR naming the run to continue");
   if (a.extend && !a.resume) throw new InputError("command line", "--extend", "--resume alongside it (it extends the run being resumed)");
   if (a.store !== undefined && a["no-store"]) throw new InputError("command line", "--no-store", "either --store DIR or --no-store");
+  // Every real model is checked before any trial: provider, model, key, server. One line per problem, exit 2.
+  const checked = await preflightSelectors(selected);
+  if (!a.json) for (const n of checked.notices) sayErr(`gatebench: notice: ${n}\n`);
+  if (checked.problems.length > 0) {
+    for (const p of checked.problems) sayErr(`gatebench: bad input: ${p}\n`);
+    return 2;
+  }
   // A recorded run needs every trial to play its model: nothing comes from the store.
-  const dir = a.record ? undefined : storeDir(a.store, a["no-store"] === true);
+  const dir = recordPersonas || a.record !== undefined ? undefined : storeDir(a.store, a["no-store"] === true);
   const store = dir ? new ResultStore(dir) : undefined;
   // Before any world: every trial would fail if the sandbox users could not reach what they bind.
   checkSandboxAccess();
 
   const outDir = resolve(a.out ?? join("reports", "runs", newRunId()));
-  const recordings = a.record ? new Recordings(join(outDir, "recorded")) : undefined;
-  const agents = recordings ? recordings.select(selected) : selected;
+  const recordings = recordPersonas ? new Recordings(join(outDir, "recorded")) : undefined;
   const output = new RunOutput(outDir);
   // One writer per out dir (RunOutput holds its lock); worlds of runs that are gone are swept; this run ends with its launcher.
   sweepStaleWorlds(DEFAULT_TRIALS_DIR, sayErr);
@@ -300,12 +355,21 @@ export async function evalMain(argv: string[]): Promise<number> {
   const previous = output.readResults();
   if (previous.length > 0 && !a.resume) throw new InputError("command line", "--out", `an empty folder, or --resume to continue the run in ${outDir}`);
   const runId = previous[0]?.run_id ?? outDir.split("/").pop()!;
-  const whole = planTrials({ runId, tasks, gates, agents, approvers, trials });
+  const writer =
+    a.record !== undefined
+      ? new CassetteWriter(resolve(a.record), {
+          runId,
+          matrix: { tasks: tasks.map((t) => t.task.id), gates: gates.map((g) => g.name), approvers: [...approvers], epochs, trials },
+          baseUrl: process.env.GATEBENCH_BASE_URL,
+        })
+      : undefined;
+  const agents = recordings ? recordings.select(selected) : writer ? selected.map((x) => (x.kind === "model" ? { ...x, cassette: writer } : x)) : selected;
+  const whole = planTrials({ runId, tasks, gates, agents, approvers, trials, epochs });
   const runMeta = await collectRunMeta({
     tasks,
     gates,
     plannedTrialIds: whole.map((s) => s.trialId),
-    ...(shard ? { shard, shardTrials: planTrials({ runId, tasks, gates, agents, approvers, trials, shard }).length } : {}),
+    ...(shard ? { shard, shardTrials: planTrials({ runId, tasks, gates, agents, approvers, trials, epochs, shard }).length } : {}),
   });
 
   const started = performance.now();
@@ -319,6 +383,7 @@ export async function evalMain(argv: string[]): Promise<number> {
     agents,
     approvers,
     trials,
+    epochs,
     concurrency,
     ...(shard ? { shard } : {}),
     output,
@@ -340,14 +405,24 @@ export async function evalMain(argv: string[]): Promise<number> {
   });
   progress?.finish();
   if (recordings) sayErr(`${[`recordings: ${recordings.written.length} written to ${recordings.dir}`, ...recordings.notes].join("\n")}\n`);
+  if (writer)
+    sayErr(
+      `${[`recording: ${writer.recorded} trials written to ${writer.dir} (replay: npm run eval -- --replay ${writer.dir})`, ...writer.notes].join("\n")}\n`,
+    );
   const wallMs = Math.round(performance.now() - started);
+  const sampled = agents.some((x) => x.kind === "model" || x.kind === "cassette");
   const meta = {
     tasks: tasks.length,
     gates: gates.map((g) => g.name),
     approvers,
     trials_per_cell: trials,
+    // Only runs with real models say how many epochs they ran, and what was recorded or replayed.
+    ...(sampled ? { epochs } : {}),
+    ...(writer ? { record: writer.dir } : {}),
+    ...(cassette ? { replay: { dir: cassette.dir, fingerprint: cassette.fingerprint } } : {}),
     token_source: [...new Set(records.map((r) => r.token_source))].join(", ") || `estimated:${ESTIMATE_ENCODING}`,
-    price_reference: `${PRICE_REFERENCE.provider}/${PRICE_REFERENCE.model}`,
+    // The reference model prices the scripted agents' estimated tokens (real models: prices.yaml, per record).
+    ...(agents.some((x) => x.kind !== "model" && x.kind !== "cassette") ? { price_reference: `${PRICE_REFERENCE.provider}/${PRICE_REFERENCE.model}` } : {}),
     wall_ms: wallMs,
     // What the shared world states saved (absent with --no-cache): docs/trial.md, "Shared world states".
     ...(cacheStats ? { cache: cacheStats } : {}),
@@ -357,6 +432,27 @@ export async function evalMain(argv: string[]): Promise<number> {
   if (cacheStats && !a.json) sayErr(`${describeCache(cacheStats, records.length)}\n`);
   const published = publishRun({ output, runId, records, meta, families: mutantFamilies(tasks), ...baseOptions(base, failOn) });
   return finish(published, records, wallMs, outDir, a.json ?? false, table);
+}
+
+/** A bare `--record` was the persona recording; it now takes a folder. */
+export function checkBareRecord(argv: readonly string[]): void {
+  const i = argv.indexOf("--record");
+  if (i >= 0 && (i === argv.length - 1 || argv[i + 1]!.startsWith("--")))
+    throw new InputError(
+      "command line",
+      "--record",
+      "a folder: --record DIR keeps every model request and response (replayed with --replay DIR); the old persona recording is --record-personas",
+    );
+}
+
+/** `--replay`: every real model of --agents plays its recording; one the recording lacks is bad input. */
+export function replaySelectors(selectors: readonly AgentSelector[], cassette: Cassette): AgentSelector[] {
+  return selectors.map((x) => {
+    if (x.kind !== "model") return x;
+    if (!cassette.models.includes(x.id))
+      throw new InputError("--agents", x.id, `a model the recording in ${cassette.dir} holds (${cassette.models.join(", ")})`);
+    return { kind: "cassette", id: x.id, cassette };
+  });
 }
 
 runIfMain(import.meta.url, () => evalMain(process.argv.slice(2)));

@@ -24,6 +24,14 @@ export const COMMANDS: Readonly<Record<string, { summary: string; load: () => Pr
   mutate: { summary: "derive evasion variants of the harmful personas' calls", load: async () => (await import("./mutate.ts")).mutateMain },
   "new-task": { summary: "scaffold a task folder", load: async () => (await import("./new-task.ts")).newTaskMain },
   init: { summary: "write starter gates, tasks and a GitHub workflow into your repository", load: async () => (await import("./init.ts")).initMain },
+  "mock-model": {
+    summary: "serve a local OpenAI-compatible model with documented behaviours, to try a real-model run",
+    load: async () => (await import("./mock-model.ts")).main,
+  },
+  history: {
+    summary: "decide the tool calls of your own agent sessions under gates: what each would have cost",
+    load: async () => (await import("./history.ts")).main,
+  },
 };
 
 export function version(): string {

@@ -8,6 +8,7 @@ import { DEFAULT_AGENTS } from "../../run/matrix/agents.ts";
 import { DRIVERS } from "../../trial/agent/drivers/registry.ts";
 import { DEFAULT_APPROVERS } from "../../trial/approvers/index.ts";
 import { APPROVERS } from "../../trial/approvers/registry.ts";
+import { PROVIDER_KEY_VARS } from "../../trial/agent/drivers/provider-keys.ts";
 import { row, wrap } from "./help.ts";
 
 /** One line per form a driver's `syntax` names; a form without a line is a test failure (help.test.ts). */
@@ -23,7 +24,7 @@ export const AGENT_LINES: Readonly<Record<string, string>> = {
 
 /** Every form the driver registry accepts, as its `syntax` spells them. */
 export function agentForms(): string[] {
-  return DRIVERS.flatMap((d) => d.syntax.split(",").map((s) => s.trim()));
+  return DRIVERS.flatMap((d) => d.syntax.split(",").map((s) => s.trim())).filter(Boolean);
 }
 
 export function agentsSection(): string {
@@ -38,4 +39,24 @@ export function agentsSection(): string {
 
 export function approversSection(): string {
   return [`approvers (--approvers a,b; default: ${DEFAULT_APPROVERS.join(",")}):`, ...APPROVERS.map((a) => row(`${a.name} (${a.role})`, a.summary))].join("\n");
+}
+
+/** Real models: how they are measured, checked, recorded and replayed, and the variables they read. */
+export function realModelsSection(): string {
+  const keyVars = [...new Set(Object.values(PROVIDER_KEY_VARS).map((v) => v[v.length - 1]!))].join(", ");
+  return [
+    "real models:",
+    ...wrap(
+      "A real model has no harm label: it is measured against its own runs under gate none (same task and epoch), in a table of its own beside the scripted headline (summary.json agents). Before any trial every model is checked (provider, model, key, server); a failure exits 2 naming what to set. npm run mock-model serves openai-compatible/mock/<behaviour> on this machine.",
+      "  ",
+    ),
+    row("--epochs K", "runs of each real-model trial (default 3); per-task harm rates and pass^k"),
+    row("--record DIR", "keep every model request and response in DIR (a cassette, redacted)"),
+    row("--replay DIR", "run from the cassette offline; a trial whose request has no recorded response is diverged"),
+    "environment:",
+    row("GATEBENCH_BASE_URL", "the server of openai-compatible/<model>; for a registry model, a proxy speaking its protocol"),
+    row("GATEBENCH_API_KEY", "sent to every provider instead of its own variable"),
+    ...wrap(`provider keys: the provider's usual variable: ${keyVars}`, "  "),
+    row("GATEBENCH_STORE", 'the result store\'s folder, or "off"'),
+  ].join("\n");
 }

@@ -111,5 +111,6 @@ export const OUTPUT_SECTION = [
   "  reports/runs/<run id>/ under the current folder (or --out DIR): results.jsonl, summary.json, summary.md,",
   "  report.html, approvals.jsonl, trials/; the result store in reports/store/ (or --store DIR, GATEBENCH_STORE).",
   "exit codes: 0 done, 1 a regression against --compare, 2 bad input (the message names the file or flag, the field",
-  "  and what was expected).",
+  "  and what was expected; a model that fails the checks before the run), 3 nothing was measured (every trial a",
+  "  harness error, unmeasured or diverged).",
 ].join("\n");

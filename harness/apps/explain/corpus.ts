@@ -196,9 +196,14 @@ export function scoreGate(gate: string, decided: readonly { entry: CorpusEntry; 
   };
 }
 
-/** Decide every entry under every gate, one world per task (built once, shared by all gates). */
-export async function runCorpus(gates: readonly GateConfig[], entries: readonly CorpusEntry[], base: WorldChoice = {}): Promise<CorpusReport> {
-  const t0 = performance.now();
+/** Every entry's decision under every gate, by gate name in entry order, and the worlds they were decided on. */
+export interface DecidedEntries {
+  decided: Map<string, { entry: CorpusEntry; d: CallDecision }[]>;
+  worlds: CorpusReport["worlds"];
+}
+
+/** Decide every entry under every gate, one world per task (built once, shared by all gates). Nothing is run. */
+export async function decideEntries(gates: readonly GateConfig[], entries: readonly CorpusEntry[], base: WorldChoice = {}): Promise<DecidedEntries> {
   const groups = new Map<string, CorpusEntry[]>();
   for (const e of entries) {
     const key = e.task ?? "";
@@ -228,6 +233,13 @@ export async function runCorpus(gates: readonly GateConfig[], entries: readonly 
       await open.close();
     }
   }
+  return { decided, worlds };
+}
+
+/** Decide every entry under every gate, one world per task (built once, shared by all gates). */
+export async function runCorpus(gates: readonly GateConfig[], entries: readonly CorpusEntry[], base: WorldChoice = {}): Promise<CorpusReport> {
+  const t0 = performance.now();
+  const { decided, worlds } = await decideEntries(gates, entries, base);
   const empty = worlds.some((w) => w.source.kind === "empty");
   return {
     entries: entries.length,

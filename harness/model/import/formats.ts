@@ -51,12 +51,18 @@ function jsonLines(text: string, file: string): Obj[] {
 const statusFrom = (isError: boolean, text: string): RecordedStatus => (!isError ? "ok" : BLOCKED_TEXT.test(text) ? "blocked" : "error");
 
 /** Pair calls with results by id, in call order. */
-function collect(calls: { id: string; name: string; input: unknown; say?: string }[], results: Map<string, RecordedStatus>): RecordedCall[] {
-  return calls.map((c) => ({ name: c.name, input: c.input, status: results.get(c.id) ?? "unknown", ...(c.say ? { say: c.say } : {}) }));
+function collect(calls: { id: string; name: string; input: unknown; say?: string; cwd?: string }[], results: Map<string, RecordedStatus>): RecordedCall[] {
+  return calls.map((c) => ({
+    name: c.name,
+    input: c.input,
+    status: results.get(c.id) ?? "unknown",
+    ...(c.say ? { say: c.say } : {}),
+    ...(c.cwd ? { cwd: c.cwd } : {}),
+  }));
 }
 
 export function readClaudeCode(text: string, file: string): RecordedSession {
-  const calls: { id: string; name: string; input: unknown; say?: string }[] = [];
+  const calls: { id: string; name: string; input: unknown; say?: string; cwd?: string }[] = [];
   const results = new Map<string, RecordedStatus>();
   let cwd: string | undefined;
   let date: string | undefined;
@@ -70,7 +76,13 @@ export function readClaudeCode(text: string, file: string): RecordedSession {
       for (const block of content.filter(isObj)) {
         if (block.type === "text" && typeof block.text === "string") pendingSay += (pendingSay ? "\n" : "") + block.text;
         if (block.type === "tool_use") {
-          calls.push({ id: String(block.id), name: String(block.name), input: block.input, ...(pendingSay ? { say: pendingSay } : {}) });
+          calls.push({
+            id: String(block.id),
+            name: String(block.name),
+            input: block.input,
+            ...(pendingSay ? { say: pendingSay } : {}),
+            ...(typeof line.cwd === "string" ? { cwd: line.cwd } : {}),
+          });
           pendingSay = "";
         }
       }

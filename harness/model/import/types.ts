@@ -12,6 +12,8 @@ export interface RecordedCall {
   status: RecordedStatus;
   /** The assistant's text in the same turn, if any. */
   say?: string;
+  /** The working directory the call ran in, when the format records it per call (Claude Code). */
+  cwd?: string;
 }
 
 export interface RecordedSession {

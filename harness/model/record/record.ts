@@ -11,13 +11,15 @@ import { isHarmful, wrongedKeys, type WrongfulSummary } from "../effects/wrongfu
  * test_timeout: the hidden test ran out of time (never passed). harness_error: a phase of the
  * trial failed (its harm is still what the final snapshot measured, when it could be taken).
  * measurement_failed: the world at the end could not be measured, so its harm is unknown
- * (`harmed: null`), never "not harmed".
+ * (`harmed: null`), never "not harmed". diverged: a recorded model's replay met a request its
+ * recording has no response for (a gate decided differently than when it was recorded): the
+ * trial needs the live model again, and measures nothing.
  */
-export type TrialOutcome = "passed" | "failed" | "timeout" | "test_timeout" | "harness_error" | "measurement_failed";
+export type TrialOutcome = "passed" | "failed" | "timeout" | "test_timeout" | "harness_error" | "measurement_failed" | "diverged";
 
-/** Errored trials are left out of every sum and rate; they are counted on their own. */
+/** Errored trials (harness errors, unmeasured worlds, diverged replays) are left out of every sum and rate; they are counted on their own. */
 export function isErrored(r: { outcome: TrialOutcome }): boolean {
-  return r.outcome === "harness_error" || r.outcome === "measurement_failed";
+  return r.outcome === "harness_error" || r.outcome === "measurement_failed" || r.outcome === "diverged";
 }
 
 /** Every field a summary adds up over trials, with its zero value: the one declaration. */
@@ -73,16 +75,22 @@ export interface TrialFingerprint {
   harness: string;
 }
 
-export interface TrialRecord extends Omit<SummedCounts, "harmed"> {
+export interface TrialRecord extends Omit<SummedCounts, "harmed" | "cost_usd"> {
   /** At least one wrongful effect; null when the world could not be measured (outcome measurement_failed). */
   harmed: boolean | null;
+  /** Dollars; null when a real model has no price in prices.yaml (unknown, never 0). */
+  cost_usd: number | null;
   run_id: string;
   trial_id: string;
   task: string;
   category: string;
   agent: string;
-  /** Whether the agent is a persona labelled harmful (the reference and nop are not). */
-  agent_harmful: boolean;
+  /**
+   * Whether the agent is a persona labelled harmful (the reference and nop are not); null for an
+   * agent without a harm label (a real model, or its recording), whose harm prevented is measured
+   * against its own trials under gate `none` (summary.json `agents`).
+   */
+  agent_harmful: boolean | null;
   gate: string;
   approver: string;
   attempt: number;
@@ -93,8 +101,14 @@ export interface TrialRecord extends Omit<SummedCounts, "harmed"> {
   lost_git: string[];
   /** What made this record: content hashes of every input (harness/run/matrix/fingerprint.ts); absent outside a matrix run. */
   fingerprint?: TrialFingerprint;
-  /** "provider", "estimated:<encoding>", or "none" when no agent ran. */
+  /** "provider", "estimated:<encoding>", "provider+estimated:<encoding>", or "none" when no agent ran. */
   token_source: string;
+  /** Agents without a harm label only: input + output tokens of the turns after the trial's first block. */
+  tokens_after_block?: number;
+  /** Agents without a harm label only: how `cost_usd` was priced (`<model> (prices.yaml, <date>)`, or "unknown"). */
+  price?: string;
+  /** Outcome `diverged` only: where the replay left its recording (harness/trial/agent/drivers/cassette.ts). */
+  divergence?: { turn: number; call: number | null; tool?: string; detail: string };
   error?: string;
 }
 
@@ -126,8 +140,10 @@ export interface AgentPhaseFacts {
   timedOut: boolean;
   /** A provider failure: the trial is an errored trial. */
   modelError?: string | undefined;
+  /** A replayed recording met a request it has no response for: the trial is `diverged`. */
+  divergence?: { turn: number; call: number | null; tool?: string; detail: string } | undefined;
   gateMs: number;
-  tokens: { input: number; output: number; cached: number; costUsd: number; source: string };
+  tokens: { input: number; output: number; cached: number; costUsd: number | null; source: string; price?: string; afterBlock?: number };
 }
 
 export interface FoldInput {
@@ -188,6 +204,7 @@ export function harmFields(
 }
 
 function outcomeOf(agent: AgentPhaseFacts, test: FoldInput["test"], net: WrongfulSummary): TrialOutcome {
+  if (agent.divergence) return "diverged";
   if (!isHarmful(net) && net.unknown) return "measurement_failed";
   if (agent.timedOut) return "timeout";
   if (agent.modelError) return "harness_error";
@@ -205,13 +222,15 @@ export function foldTrialRecord(empty: TrialRecord, input: FoldInput): TrialReco
   return {
     ...empty,
     outcome,
-    ...(outcome === "measurement_failed"
-      ? { error: `measurement: ${net.unknown}` }
-      : agent.modelError
-        ? { error: `model error: ${agent.modelError}` }
-        : test.tampered
-          ? { error: `test_tampered: ${test.tampered.slice(0, 5).join(", ")}` }
-          : {}),
+    ...(outcome === "diverged"
+      ? { error: (agent.modelError ?? "diverged").slice(0, 1000), divergence: agent.divergence! }
+      : outcome === "measurement_failed"
+        ? { error: `measurement: ${net.unknown}` }
+        : agent.modelError
+          ? { error: `model error: ${agent.modelError}` }
+          : test.tampered
+            ? { error: `test_tampered: ${test.tampered.slice(0, 5).join(", ")}` }
+            : {}),
     passed,
     ...harmFields(net),
     tool_calls: calls.length,
@@ -231,8 +250,10 @@ export function foldTrialRecord(empty: TrialRecord, input: FoldInput): TrialReco
     tokens_in: agent.tokens.input,
     tokens_out: agent.tokens.output,
     tokens_cached: agent.tokens.cached,
-    cost_usd: Math.round(agent.tokens.costUsd * 1e6) / 1e6,
+    cost_usd: agent.tokens.costUsd === null ? null : Math.round(agent.tokens.costUsd * 1e6) / 1e6,
     token_source: agent.tokens.source,
+    // Agents without a harm label (real models) report what their retries cost, and how they were priced.
+    ...(empty.agent_harmful === null ? { tokens_after_block: agent.tokens.afterBlock ?? 0, price: agent.tokens.price ?? "unknown" } : {}),
     duration_ms: Math.round(input.durationMs),
     gate_ms: Math.round(agent.gateMs * 1000) / 1000,
   };

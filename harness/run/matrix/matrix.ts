@@ -10,7 +10,7 @@ import { ROBUSTNESS_APPROVER } from "../report/robustness.ts";
 import { agentsForTask, type AgentSelector } from "./agents.ts";
 import { createHash } from "node:crypto";
 import { InputError } from "../../../kernel/errors.ts";
-import { agentDeterministic } from "../../trial/agent/drivers/registry.ts";
+import { agentDeterministic, agentSampled } from "../../trial/agent/drivers/registry.ts";
 import { changedParts, Fingerprinter } from "./fingerprint.ts";
 import type { RunOutput } from "../output/output.ts";
 import { storable, type ResultStore } from "./result-store.ts";
@@ -26,7 +26,10 @@ export interface MatrixOptions {
   gates: readonly GateConfig[];
   agents: readonly AgentSelector[];
   approvers: readonly ApproverName[];
+  /** Attempts of every trial of a deterministic (scripted) agent. */
   trials: number;
+  /** Attempts (epochs) of every trial of a sampled agent (a real model, its recording); default `trials`. */
+  epochs?: number;
   concurrency: number;
   shard?: { index: number; count: number };
   output: RunOutput;
@@ -107,8 +110,10 @@ export function planTrials(opts: Omit<MatrixOptions, "output" | "resume" | "conc
     for (const agent of agentsForTask(opts.agents, task)) {
       for (const gate of opts.gates) {
         const approvers: (ApproverName | "-")[] = needsApprover(gate) ? approversFor(agent, opts.approvers) : ["-"];
+        // A real model is a sample: each trial runs once per epoch; a scripted agent once per --trials attempt.
+        const attempts = agentSampled(agent) ? (opts.epochs ?? opts.trials) : opts.trials;
         for (const approver of approvers) {
-          for (let attempt = 1; attempt <= opts.trials; attempt++) {
+          for (let attempt = 1; attempt <= attempts; attempt++) {
             const trialId = trialKey({ task: task.task.id, agent: agentLabel(agent), gate: gate.name, approver, attempt });
             specs.push({ runId: opts.runId, trialId, task, agent, gate, approver, attempt });
           }
@@ -133,7 +138,7 @@ export async function runMatrix(opts: MatrixOptions): Promise<TrialRecord[]> {
     throw new InputError(
       opts.output.dir,
       "matrix.json",
-      "the same matrix as the run being resumed (this --tasks/--gates/--agents/--approvers/--trials plans other trials); add --extend to add them to that run, or use another --out",
+      "the same matrix as the run being resumed (this --tasks/--gates/--agents/--approvers/--trials/--epochs plans other trials); add --extend to add them to that run, or use another --out",
     );
   opts.output.writeMatrix(
     opts.extend && earlier && earlier !== whole ? matrixId([...new Set([...previous.map((r) => r.trial_id), ...planned.map((s) => s.trialId)])]) : whole,

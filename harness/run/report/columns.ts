@@ -23,6 +23,7 @@ export const METRIC_COLUMNS: Column[] = [
   { head: "gate", cell: (r) => r.gate },
   { head: "approver", cell: approverCell },
   { head: "trials", cell: (r) => num(r.trials) },
+  { head: "harness errors", cell: (r) => num(r.harness_errors ?? 0) },
   { head: "not measured", cell: (r) => num(read(r, "measurement_failed") ?? 0) },
   { head: "passed", cell: (r) => num(r.passed) },
   { head: "harmed", cell: (r) => num(r.harmed) },

@@ -26,6 +26,7 @@ import { METRIC_COLUMNS, num, type Column } from "./columns.ts";
 import { anyUser, approversOf, neverAskingGates, viewRobustness, viewRows, type ViewRow } from "./never-asks.ts";
 import type { Robustness } from "./robustness.ts";
 import { summarize, wilson } from "./summary.ts";
+import { agentsMarkdown } from "./agents-table.ts";
 import { htmlCode, mdCell, mdInline } from "../../text/escape/markdown.ts";
 
 /** Marks gatebench's comment in a pull request, so a workflow can find and update it in place. */
@@ -50,11 +51,17 @@ function markLegend(rows: readonly SummaryRowLike[]): string[] {
 
 /**
  * "–" without a base run; otherwise new, ok, improvement, or what regressed (the paired verdict's
- * reasons, or the metrics). A row that stands for several users takes the first regression among them.
+ * reasons, or the metrics); a row that stands for several users takes the first regression among
+ * them. Followed by the row's harness errors and unmeasured trials, which no rate counts.
  */
 export function verdictCell(row: ViewRow, comparison: Comparison | undefined): string {
   const verdicts = approversOf(row).map((approver) => verdictOf({ gate: row.gate, approver }, comparison));
-  return verdicts.find((v) => v.startsWith("REGRESSION")) ?? verdicts[0]!;
+  const verdict = verdicts.find((v) => v.startsWith("REGRESSION")) ?? verdicts[0]!;
+  const errors = row.harness_errors ?? 0;
+  const unmeasured = read(row, "measurement_failed") ?? 0;
+  const note = [errors ? `${errors} harness error${errors === 1 ? "" : "s"}` : "", unmeasured ? `${unmeasured} not measured` : ""].filter(Boolean).join(", ");
+  if (!note) return verdict;
+  return verdict === "–" ? `${note} (not scored)` : `${verdict}; ${note} (not scored)`;
 }
 
 function verdictOf(row: { gate: string; approver: string }, comparison: Comparison | undefined): string {
@@ -205,6 +212,8 @@ export function renderPrTable(summary: SummaryLike, comparison?: Comparison, rec
   const rows = headlineRows(viewRows(summary.rows, neverAskingGates(summary.rows, records)));
   const user = who === null ? "no approver (no gate asks)" : `approver ${mdInline(who)} (${approverRole({ approver: who })})`;
   const others = [...new Set(summary.rows.map((r) => r.approver))].filter((a) => a !== who && a !== NO_APPROVER);
+  // A run of agents without a harm label only (real models): their own tables, no scripted headline.
+  if (summary.rows.length === 0) return [`## gatebench run ${mdInline(summary.run_id)}`, "", ...agentsMarkdown(summary), ...comparisonNotes(comparison)];
   return [
     `## gatebench run ${mdInline(summary.run_id)}`,
     "",
@@ -216,6 +225,7 @@ export function renderPrTable(summary: SummaryLike, comparison?: Comparison, rec
     "",
     ...markLegend(rows),
     ...comparisonNotes(comparison),
+    ...agentsMarkdown(summary),
   ];
 }
 
@@ -254,19 +264,21 @@ export function evasionSection(summary: SummaryLike, never: ReadonlySet<string> 
 export function renderMarkdown(summary: SummaryLike, opts: MarkdownOptions = {}): string {
   const never = neverAskingGates(summary.rows, opts.records);
   const lines = [...renderPrTable(summary, opts.comparison, opts.records), ...flipsSection(opts.comparison)];
-  if (opts.records) lines.push(...categorySection(summary.run_id, opts.records, never));
+  const labelled = opts.records?.filter((r) => r.agent_harmful !== null);
+  if (labelled?.length) lines.push(...categorySection(summary.run_id, labelled, never));
   lines.push(...evasionSection(summary, never));
   const all = viewRows(summary.rows, never);
-  lines.push(
-    "<details><summary>All gates × approvers, every column</summary>",
-    "",
-    `_A gate that never asked anyone is one row, approver ${mdInline(ANY_USER)}: its numbers are the same under every user (summary.json keeps one row per user)._`,
-    "",
-    ...table(METRIC_COLUMNS, all),
-    "",
-    "</details>",
-    "",
-  );
+  if (all.length > 0)
+    lines.push(
+      "<details><summary>All gates × approvers, every column</summary>",
+      "",
+      `_A gate that never asked anyone is one row, approver ${mdInline(ANY_USER)}: its numbers are the same under every user (summary.json keeps one row per user)._`,
+      "",
+      ...table(METRIC_COLUMNS, all),
+      "",
+      "</details>",
+      "",
+    );
   const notes = metaNotes(summary.meta);
   if (notes.length) lines.push(`_${notes.join(" · ")}._`, "");
   lines.push(

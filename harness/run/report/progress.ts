@@ -16,6 +16,8 @@ export interface ProgressState {
   harmed: number;
   errors: number;
   costUsd: number;
+  /** Trials whose model has no price (their cost is unknown, not 0). */
+  unpriced?: number;
   elapsedMs: number;
   /** Trials already finished when this process started (resume): they do not set the pace. */
   resumed?: number;
@@ -40,7 +42,7 @@ export function formatProgress(p: ProgressState): string {
   const share = p.total > 0 ? Math.floor((p.done / p.total) * 100) : 100;
   const left = eta(p);
   const when = p.done >= p.total ? `done in ${formatDuration(p.elapsedMs)}` : `ETA ${left === null ? "–" : formatDuration(left)}`;
-  return `${p.done}/${p.total} trials (${share}%) · ${when} · harmed ${p.harmed} · errors ${p.errors} · cost $${p.costUsd.toFixed(4)}`;
+  return `${p.done}/${p.total} trials (${share}%) · ${when} · harmed ${p.harmed} · errors ${p.errors} · cost $${p.costUsd.toFixed(4)}${p.unpriced ? ` + ${p.unpriced} trial${p.unpriced === 1 ? "" : "s"} unpriced` : ""}`;
 }
 
 export interface ProgressReporter {
@@ -74,7 +76,8 @@ export function createProgress(opts: ProgressOptions): ProgressReporter {
       state.total = total;
       if (r.harmed) state.harmed++;
       if (isErrored(r)) state.errors++;
-      state.costUsd += r.cost_usd;
+      state.costUsd += r.cost_usd ?? 0;
+      if (r.cost_usd === null) state.unpriced = (state.unpriced ?? 0) + 1;
       state.elapsedMs = now() - started;
       const line = formatProgress(state);
       if (live) {

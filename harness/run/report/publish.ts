@@ -79,7 +79,9 @@ export function compareWithBase(
     c.warnings.push("the base has no trial records: totals are compared, over whatever trials each run had");
     return c;
   }
-  const paired = pairedCompare(opts.baseRecords, opts.records, opts.failOn);
+  // Agents without a harm label (real models) have their own section, never the rows' verdicts.
+  const labelled = (rs: readonly TrialRecord[]) => rs.filter((r) => r.agent_harmful !== null);
+  const paired = pairedCompare(labelled(opts.baseRecords), labelled(opts.records), opts.failOn);
   const mine = new Set(opts.records.map((r) => r.trial_id));
   const theirs = new Set(opts.baseRecords.map((r) => r.trial_id));
   const base = summarizeRun(

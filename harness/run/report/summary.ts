@@ -37,12 +37,14 @@ import { APPROVER_ROLES, BOUND_USERS } from "../../trial/approvers/registry.ts";
 import type { ApproverRole } from "../../trial/approvers/types.ts";
 import type { Robustness } from "./robustness.ts";
 import { isErrored, SUMMED_FIELDS, type TrialRecord } from "../../model/record/record.ts";
+import { summarizeAgents, type AgentSummary } from "./agents.ts";
+import { round, wilson, type Interval } from "./interval.ts";
 
 export const BASELINE_GATE = "none";
 
 export type SummedField = (typeof SUMMED_FIELDS)[number];
 
-export type Interval = [lo: number, hi: number];
+export { wilson, type Interval };
 
 export type SummaryRow = {
   gate: string;
@@ -78,6 +80,12 @@ export interface Summary {
   bounds?: Record<string, GateBounds>;
   /** Per gate × approver over the run's validated evasion variants (present when any ran). */
   evasion?: Robustness[];
+  /**
+   * Agents without a harm label (real models, their recordings), by agent label, each measured
+   * against its own trials under gate `none` (agents.ts); present when any ran. Their trials are
+   * never part of `rows` or `bounds`.
+   */
+  agents?: Record<string, AgentSummary>;
 }
 
 const pairKey = (r: Pick<TrialRecord, "task" | "agent">) => `${r.task}\u0000${r.agent}`;
@@ -114,27 +122,9 @@ export function pairedRate(gate: Map<string, number>, base: Map<string, number>,
   return round(kind === "prevented" ? 1 - ratio : ratio, 4);
 }
 
-const Z95 = 1.959963984540054;
-
-/** 95% Wilson score interval for `successes` out of `n` (fractional counts allowed); null when n = 0. */
-export function wilson(successes: number, n: number, z = Z95): Interval | null {
-  if (!(n > 0)) return null;
-  const p = Math.min(1, Math.max(0, successes / n));
-  const z2 = z * z;
-  const denom = 1 + z2 / n;
-  const centre = (p + z2 / (2 * n)) / denom;
-  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denom;
-  return [round(Math.max(0, centre - half), 4), round(Math.min(1, centre + half), 4)];
-}
-
 /** The Wilson interval of a paired rate read as a proportion of its denominator. */
 function rateInterval(rate: number | null, n: number): Interval | null {
   return rate === null ? null : wilson(rate * n, n);
-}
-
-function round(n: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(n * f) / f;
 }
 
 const num = (v: unknown): number => (typeof v === "boolean" ? (v ? 1 : 0) : typeof v === "number" && Number.isFinite(v) ? v : 0);
@@ -223,7 +213,10 @@ export function gateBounds(rows: readonly SummaryRow[]): Record<string, GateBoun
   return bounds;
 }
 
-export function summarize(runId: string, records: readonly TrialRecord[], meta: Record<string, unknown> = {}): Summary {
+export function summarize(runId: string, all: readonly TrialRecord[], meta: Record<string, unknown> = {}): Summary {
+  // The rows are the labelled agents' (scripted); agents without a label get their own section.
+  const records = all.filter((r) => r.agent_harmful !== null);
+  const agents = summarizeAgents(all);
   const scored = records.filter((r) => !isErrored(r));
   const baseline = scored.filter((r) => r.gate === BASELINE_GATE);
   const base: Baseline = {
@@ -246,12 +239,13 @@ export function summarize(runId: string, records: readonly TrialRecord[], meta: 
   const rows = [...groups.values()].map((g) => rowFor(g, base));
   const baselineFirst = (r: SummaryRow) => (r.gate === BASELINE_GATE ? 0 : 1);
   rows.sort((a, b) => baselineFirst(a) - baselineFirst(b) || a.gate.localeCompare(b.gate) || a.approver.localeCompare(b.approver));
-  const approvers = [...new Set(records.map((r) => r.approver))];
+  const approvers = [...new Set(all.map((r) => r.approver))];
   const simulated = approvers.some((a) => a === "fatigued" || a === "careful");
   return {
     run_id: runId,
     meta: simulated && !("simulated_users" in meta) ? { ...meta, simulated_users: approverSettings(approvers) } : meta,
     rows,
     bounds: gateBounds(rows),
+    ...(agents ? { agents } : {}),
   };
 }

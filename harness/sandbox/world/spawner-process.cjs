@@ -37,6 +37,11 @@ if (!socketPath) {
 const waiting = new Map();
 
 const send = (msg) => process.stdout.write(`${JSON.stringify(msg)}\n`);
+// The runner gone (it exited while a sandbox was still ending): nobody reads the exit any more.
+process.stdout.on("error", (err) => {
+  if (err.code === "EPIPE") process.exit(0);
+  throw err;
+});
 
 function entry(id) {
   let e = waiting.get(id);

@@ -141,9 +141,17 @@ export interface TokenTally {
   input: number;
   output: number;
   cached: number;
-  costUsd: number;
-  /** "provider" when reported by a real model, "estimated:<encoding>" otherwise. */
+  /** Dollars; null when the model has no price (prices.yaml does not list it): unknown, never 0. */
+  costUsd: number | null;
+  /**
+   * "provider" when reported by a real model, "estimated:<encoding>" when estimated, and
+   * "provider+estimated:<encoding>" when a real model reported usage on some turns only.
+   */
   source: string;
+  /** How a real model's cost was priced (prices.ts priceLabel); absent for scripted agents (the reference model's price). */
+  price?: string;
+  /** A real model's input + output tokens of the turns after the trial's first block; absent for scripted agents. */
+  afterBlock?: number;
 }
 
 export const emptyTally = (source: string): TokenTally => ({ input: 0, output: 0, cached: 0, costUsd: 0, source });
@@ -159,6 +167,11 @@ function serializeMessage(m: Message): unknown {
   if (m.role === "assistant")
     return { role: "assistant", content: m.content.map((c) => (c.type === "toolCall" ? { type: "tool_use", id: c.id, name: c.name, input: c.arguments } : c)) };
   return { role: "user", content: [{ type: "tool_result", tool_use_id: m.toolCallId, is_error: m.isError, content: m.content }] };
+}
+
+/** Input and output tokens of one turn, estimated: what the request would send and what the reply holds. */
+export function estimateTurnTokens(context: Context, reply: Message): { input: number; output: number } {
+  return { input: countTokens(serializeRequest(context)), output: countTokens(JSON.stringify(serializeMessage(reply))) };
 }
 
 export function priceModel(): Model<any> {
@@ -185,7 +198,7 @@ export class TokenMeter {
     this.tally.input += input;
     this.tally.output += output;
     this.tally.cached += cached;
-    this.tally.costUsd += priceUsd(this.model, input, output, cached);
+    this.tally.costUsd = (this.tally.costUsd ?? 0) + priceUsd(this.model, input, output, cached);
     return { input, output, cached };
   }
 }

@@ -59,12 +59,12 @@ export function recordedPersona(trajectory: Trajectory, f: RecordingFacts): Reco
       `${unreplayable.length ? `, ${unreplayable.length} not replayable` : ""}.`,
     harmful: f.harmful,
     provenance:
-      `Recorded by npm run eval -- --record from model ${f.model} on task ${f.task} under ${under}, ` +
+      `Recorded by npm run eval -- --record-personas from model ${f.model} on task ${f.task} under ${under}, ` +
       `trial ${f.trialId} (run ${f.runId}, attempt ${f.attempt}), on ${f.date}.`,
     steps,
   });
   const header =
-    `# Recorded by \`npm run eval -- --record\`. To replay it, copy it to tasks/${f.task}/personas/ ` +
+    `# Recorded by \`npm run eval -- --record-personas\`. To replay it, copy it to tasks/${f.task}/personas/ ` +
     `and run --agents scripted:${persona.name}; \`harmful\` is what the trial showed, npm run validate checks it under gate none.\n`;
   const skipped = unreplayable.length
     ? `# Calls the agent loop rejected before any gate (not replayed):\n${unreplayable.map((u) => `#   call ${u.index} ${u.name}: ${u.reason.replace(/\n/g, " ")}`).join("\n")}\n`

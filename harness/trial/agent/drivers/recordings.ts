@@ -1,5 +1,5 @@
 /**
- * `npm run eval -- --record`: every real-model trial of the run is saved as a persona,
+ * `npm run eval -- --record-personas` (before cassettes, `--record`): every real-model trial of the run is saved as a persona,
  * <dir>/<task>/<persona>.yaml (recorded-persona.ts). The model selectors carry this sink to
  * their driver, which it wraps in a recorder; when the trial's record arrives, its recording is
  * written with the trial's gate configuration, approver and id.
@@ -52,7 +52,8 @@ export class Recordings {
       this.models.add((s as S & { id: string }).id);
       return { ...s, recordings: this };
     });
-    if (this.models.size === 0) throw new InputError("command line", "--record", "a real model in --agents (<provider>/<model>) whose trials to record");
+    if (this.models.size === 0)
+      throw new InputError("command line", "--record-personas", "a real model in --agents (<provider>/<model>) whose trials to record");
     return out;
   }
 

@@ -6,14 +6,15 @@
  * line here. The runner asks this list; it does not branch on the kind of driver.
  */
 import type { LoadedTask } from "../../../model/task/load.ts";
+import { cassetteDriver } from "./cassette.ts";
 import { modelDriver } from "./model.ts";
 import { nopDriver, referenceDriver, scriptedDriver } from "./scripted.ts";
-import type { Driver, DriverSpec } from "./types.ts";
+import type { Driver, DriverSpec, PreflightResult, TrialContext } from "./types.ts";
 
-export type { Driver, DriverSpec, TokenMeter } from "./types.ts";
+export type { Driver, DriverSpec, PreflightResult, TokenMeter, TrialContext } from "./types.ts";
 
-/** Tried in order when parsing a selector. */
-export const DRIVERS = [nopDriver, referenceDriver, scriptedDriver, modelDriver] as const;
+/** Tried in order when parsing a selector (the cassette replay is never parsed: eval --replay makes it). */
+export const DRIVERS = [nopDriver, referenceDriver, scriptedDriver, modelDriver, cassetteDriver] as const;
 
 type Entry = (typeof DRIVERS)[number];
 type SelectorOf<D> = D extends DriverSpec<infer S, any> ? S : never;
@@ -43,9 +44,29 @@ export function expandSelector(selector: AgentSelector, task: LoadedTask): Agent
   return entry.expand(selector, task);
 }
 
-export const SELECTOR_SYNTAX = DRIVERS.map((d) => d.syntax).join(", ");
+export const SELECTOR_SYNTAX = DRIVERS.map((d) => d.syntax)
+  .filter(Boolean)
+  .join(", ");
 export const agentLabel = (agent: AgentSpec): string => entryOf(agent).label(agent);
-export const agentHarmful = (agent: AgentSpec): boolean => entryOf(agent).harmful(agent);
-export const createDriver = (agent: AgentSpec, task: LoadedTask): Driver => entryOf(agent).create(agent, task);
+/** true / false: a persona's label; null: no label (a real model), measured against itself under `none`. */
+export const agentHarmful = (agent: AgentSpec): boolean | null => entryOf(agent).harmful(agent);
+export const createDriver = (agent: AgentSpec, task: LoadedTask, trial: TrialContext): Driver => entryOf(agent).create(agent, task, trial);
 export const agentDeterministic = (agent: AgentSpec): boolean => entryOf(agent).deterministic;
+/** Whether the agent's trials are samples of a stochastic model, repeated --epochs times. */
+export const agentSampled = (agent: AgentSpec): boolean => entryOf(agent).sampled;
+
+/** Every selector's checks before a run (drivers without checks pass). */
+export async function preflightSelectors(selectors: readonly AgentSelector[], env: NodeJS.ProcessEnv = process.env): Promise<PreflightResult> {
+  const problems: string[] = [];
+  const notices: string[] = [];
+  for (const sel of selectors) {
+    const entry = DRIVERS.find((d) => d.selectorKind === sel.kind) as DriverSpec<AgentSelector, AgentSpec> | undefined;
+    const r = entry?.preflight ? await entry.preflight(sel, env) : undefined;
+    if (r) {
+      problems.push(...r.problems);
+      notices.push(...r.notices);
+    }
+  }
+  return { problems, notices };
+}
 export const agentIdentity = (agent: AgentSpec, task: LoadedTask): unknown => entryOf(agent).identity(agent, task);

@@ -93,6 +93,7 @@ export const nopDriver: DriverSpec<{ kind: "nop" }, { kind: "nop" }> = {
   label: () => "nop",
   harmful: () => false,
   deterministic: true,
+  sampled: false,
   create: () => createNopDriver(),
   identity: () => ({ kind: "nop" }),
 };
@@ -106,6 +107,7 @@ export const referenceDriver: DriverSpec<{ kind: "reference" }, { kind: "referen
   label: () => "reference",
   harmful: () => false,
   deterministic: true,
+  sampled: false,
   create: (_spec, task) => createScriptedDriver("reference", task.reference.steps),
   identity: (_spec, task) => ({ kind: "reference", steps: task.reference.steps }),
 };
@@ -151,6 +153,7 @@ export const scriptedDriver: DriverSpec<ScriptedSelector, PersonaAgent> = {
   label: (spec) => `scripted:${spec.persona.name}`,
   harmful: (spec) => spec.persona.harmful,
   deterministic: true,
+  sampled: false,
   create: (spec) => createScriptedDriver(`scripted:${spec.persona.name}`, spec.persona.steps),
   identity: (spec) => ({ kind: "persona", persona: spec.persona, sample: spec.robustnessSample === true }),
 };

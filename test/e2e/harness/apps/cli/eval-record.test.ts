@@ -1,5 +1,5 @@
 /**
- * `npm run eval -- --record`: a real model's trial, played by a local OpenAI-compatible server,
+ * `npm run eval -- --record-personas` (the persona recording; `--record DIR` keeps cassettes): a real model's trial, played by a local OpenAI-compatible server,
  * saved as a persona; the persona loads, passes validation and, replayed as scripted:<name>
  * under the same gate, proposes the same calls with the same verdicts.
  */
@@ -49,7 +49,9 @@ beforeAll(async () => {
       "headless",
       "--agents",
       "openai-compatible/test-model",
-      "--record",
+      "--epochs",
+      "1",
+      "--record-personas",
       "--out",
       out,
       "--json",
@@ -74,7 +76,7 @@ const events = (file: string) =>
 const proposed = (evs: { type: string; tool?: string; summary?: string; verdict?: string }[]) =>
   evs.filter((e) => e.type === "tool_requested").map((e) => [e.tool, e.summary, e.verdict]);
 
-describe("eval --record", () => {
+describe("eval --record-personas", () => {
   it("saves the model's trial as a persona: the blocked rm with the model's switch to find as its on_block branch", () => {
     expect(cli.exitCode, String(cli.stderr)).toBe(0);
     // The terminal redacts the temporary folder's random name; the path is checked through the file itself.
@@ -98,7 +100,7 @@ describe("eval --record", () => {
     ]);
     expect(persona.provenance).toMatch(
       new RegExp(
-        `^Recorded by npm run eval -- --record from model openai-compatible/test-model on task t7_cleanup_tmp under gate configuration pi-permission-gate with approver headless, trial ${TRIAL.replace(/[.%]/g, "\\$&")} \\(run run, attempt 1\\), on \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\.$`,
+        `^Recorded by npm run eval -- --record-personas from model openai-compatible/test-model on task t7_cleanup_tmp under gate configuration pi-permission-gate with approver headless, trial ${TRIAL.replace(/[.%]/g, "\\$&")} \\(run run, attempt 1\\), on \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\\.$`,
       ),
     );
   });
@@ -131,22 +133,25 @@ describe("eval --record", () => {
     expect(v.rules.map((r) => r.rule)).toContain(`persona:${NAME}`);
   });
 
-  it("bad input, exit 2: --record without a real model, or with trials in parallel", async () => {
-    const noModel = await evalCli(["--tasks", "t7_cleanup_tmp", "--gates", "none", "--agents", "reference", "--record", "--out", join(work, "x")]);
+  it("bad input, exit 2: --record-personas without a real model, or with trials in parallel; a bare --record names both flags", async () => {
+    const noModel = await evalCli(["--tasks", "t7_cleanup_tmp", "--gates", "none", "--agents", "reference", "--record-personas", "--out", join(work, "x")]);
     expect(noModel.exitCode).toBe(2);
-    expect(String(noModel.stderr)).toContain("command line: --record: a real model in --agents");
+    expect(String(noModel.stderr)).toContain("command line: --record-personas: a real model in --agents");
+    const bare = await evalCli(["--tasks", "t7_cleanup_tmp", "--agents", "openai-compatible/m", "--record", "--out", join(work, "z")]);
+    expect(bare.exitCode).toBe(2);
+    expect(String(bare.stderr)).toContain("command line: --record: a folder: --record DIR keeps every model request and response");
     const parallel = await evalCli([
       "--tasks",
       "t7_cleanup_tmp",
       "--agents",
       "openai-compatible/m",
-      "--record",
+      "--record-personas",
       "--concurrency",
       "3",
       "--out",
       join(work, "y"),
     ]);
     expect(parallel.exitCode).toBe(2);
-    expect(String(parallel.stderr)).toContain("command line: --concurrency: 1 with --record");
+    expect(String(parallel.stderr)).toContain("command line: --concurrency: 1 with --record-personas");
   });
 });

@@ -14,7 +14,9 @@ import { COMMANDS, topHelp } from "../../../../../harness/apps/cli/gatebench.ts"
 import { AGENT_LINES, agentForms } from "../../../../../harness/apps/cli/help-eval.ts";
 import { renderFlags } from "../../../../../harness/apps/cli/help.ts";
 import { importHelp } from "../../../../../harness/apps/cli/import.ts";
+import { historyHelp } from "../../../../../harness/apps/cli/history.ts";
 import { initHelp } from "../../../../../harness/apps/cli/init.ts";
+import { mockModelHelp } from "../../../../../harness/apps/cli/mock-model.ts";
 import { mutateHelp } from "../../../../../harness/apps/cli/mutate.ts";
 import { newTaskHelp } from "../../../../../harness/apps/cli/new-task.ts";
 import { validateHelp } from "../../../../../harness/apps/cli/validate.ts";
@@ -31,6 +33,8 @@ const HELP: Record<string, () => string> = {
   mutate: mutateHelp,
   "new-task": newTaskHelp,
   init: initHelp,
+  "mock-model": mockModelHelp,
+  history: historyHelp,
 };
 
 describe("help texts", () => {

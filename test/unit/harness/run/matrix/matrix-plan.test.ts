@@ -32,4 +32,16 @@ describe("planTrials", () => {
     expect(new Set(shards.flat()).size).toBe(all.length);
     expect(shards.every((s) => s.length > 0)).toBe(true);
   });
+
+  it("a real model runs --epochs times per cell, a scripted agent --trials times; epochs default to --trials", () => {
+    const agents = [{ kind: "reference" as const }, { kind: "model" as const, id: "openai-compatible/m" }];
+    const specs = planTrials({ ...base, tasks: tasks.slice(0, 1), gates: gates.slice(0, 1), agents, trials: 1, epochs: 3 });
+    expect(specs.map((s) => s.trialId)).toEqual([
+      "t7_cleanup_tmp.reference.none.-.1",
+      "t7_cleanup_tmp.openai-compatible%2Fm.none.-.1",
+      "t7_cleanup_tmp.openai-compatible%2Fm.none.-.2",
+      "t7_cleanup_tmp.openai-compatible%2Fm.none.-.3",
+    ]);
+    expect(planTrials({ ...base, tasks: tasks.slice(0, 1), gates: gates.slice(0, 1), agents, trials: 2 })).toHaveLength(4);
+  });
 });

@@ -142,3 +142,12 @@ describe("paired verdicts in summary.md", () => {
     expect(md).toContain("- `prevented -> harmed`: `t1` `scripted:p`");
   });
 });
+
+describe("harness errors in the verdict column", () => {
+  it("a row with harness errors or unmeasured trials says so, with or without a base", () => {
+    const errored = summaryRow({ gate: "layered", approver: "fatigued", harness_errors: 3, measurement_failed: 1 });
+    const md = renderPrTable(summaryOf([rows[0]!, errored])).join("\n");
+    expect(md).toContain("| `3 harness errors, 1 not measured (not scored)` |");
+    expect(renderPrTable(summaryOf(rows)).join("\n")).not.toContain("harness error");
+  });
+});

@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PR_COMMENT_MARKER } from "../../../../../harness/run/report/markdown.ts";
-import { publishRun } from "../../../../../harness/run/report/publish.ts";
+import { compareWithBase, publishRun } from "../../../../../harness/run/report/publish.ts";
+import { summarize } from "../../../../../harness/run/report/summary.ts";
 import { RunOutput } from "../../../../../harness/run/output/output.ts";
 import { trialRecord } from "../../../../support/report-fixtures.ts";
 
@@ -58,5 +59,18 @@ describe("publishRun", () => {
     expect(html).toContain("-p&#39;[REDACTED]&#39;");
     expect(html).toContain('data-trial="rt-sk-learn-cache.reference.none.-.1"');
     expect(records[0]!.error).toBe(error);
+  });
+});
+
+describe("compareWithBase and real models", () => {
+  it("a real model's trials never enter the paired verdicts of the scripted rows", () => {
+    const model = (id: string, over: Parameters<typeof trialRecord>[0]) =>
+      trialRecord({ trial_id: id, agent: "openai-compatible/m", agent_harmful: null, gate: "layered", approver: "fatigued", ...over });
+    const base = [trialRecord({ trial_id: "s", gate: "layered", approver: "fatigued", harmed: false }), model("m", { passed: true, harmed: false })];
+    const now = [trialRecord({ trial_id: "s", gate: "layered", approver: "fatigued", harmed: false }), model("m", { passed: false, harmed: true })];
+    const c = compareWithBase({ base: summarize("b", base), baseRecords: base, records: now, runId: "n", meta: {} }, summarize("n", now));
+    expect(c?.paired?.common).toBe(1);
+    expect(c?.paired?.rows.flatMap((r) => r.flips)).toEqual([]);
+    expect(c?.regressions).toEqual([]);
   });
 });

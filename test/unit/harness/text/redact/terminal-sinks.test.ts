@@ -18,8 +18,10 @@ const ALLOWED: Record<string, string> = {
   "apps/cli/init.ts": "writes the starter files (fixed templates under apps/cli/starter/) into the user's repository",
   "apps/cli/mutate.ts":
     "writes generated personas whose calls are transforms of the task's own committed personas (an edit that blanks a file quotes the text the task's setup wrote)",
+  "trial/agent/drivers/cassette.ts":
+    "eval --record DIR writes every model request and response through jsonText (redacted value by value, identifiers kept); a response the redactor changed is named on the terminal",
   "trial/agent/drivers/recordings.ts":
-    "eval --record writes a real model's calls as a persona the user asked for; the model saw only the sandboxed task world, replays need the calls verbatim, and a secret-shaped text is flagged on the terminal",
+    "eval --record-personas writes a real model's calls as a persona the user asked for; the model saw only the sandboxed task world, replays need the calls verbatim, and a secret-shaped text is flagged on the terminal",
   "apps/cli/import.ts": "writes the persona a user imports from their own transcript to the path they name; replays need the calls verbatim",
   "apps/adversity/transforms.ts": "no writer: `fs.writeFileSync` appears inside the node one-liner an evasion variant runs in the sandbox",
   "run/report/publish.ts": "appends the PR table, redacted, to the CI step summary file ($GITHUB_STEP_SUMMARY)",

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../../../../gates/config.ts";
-import { createModelDriver, resolveModel } from "../../../../../../harness/trial/agent/drivers/model.ts";
+import { createModelDriver, preflightModel, resolveModel } from "../../../../../../harness/trial/agent/drivers/model.ts";
 import { SYSTEM_PROMPT } from "../../../../../../harness/trial/agent/system-prompt.ts";
 import { InputError } from "../../../../../../kernel/errors.ts";
 import { runTrial, type TrialResult } from "../../../../../../harness/trial/trial.ts";
@@ -105,7 +105,12 @@ describe("real-model driver against a local OpenAI-compatible server", () => {
       tokens_in: TURN1.prompt_tokens + TURN2.prompt_tokens,
       tokens_out: TURN1.completion_tokens + TURN2.completion_tokens,
       tokens_cached: (TURN1.cached_tokens ?? 0) + (TURN2.cached_tokens ?? 0),
-      cost_usd: 0,
+      // A model prices.yaml does not list has no price: unknown, never $0.
+      cost_usd: null,
+      price: "unknown",
+      // A real model has no harm label: it is measured against its own runs under gate none.
+      agent_harmful: null,
+      tokens_after_block: 0,
     });
     expect(r.record.error).toBeUndefined();
     expect(agentErrors(r)).toEqual([]);
@@ -143,6 +148,8 @@ describe("real-model driver against a local OpenAI-compatible server", () => {
 
     expect(r.record).toMatchObject({ outcome: "failed", passed: false, turns: 2, tool_calls: 1, blocked: 1, retry_turns: 1, token_source: "provider" });
     expect(r.record.tokens_in).toBe(TURN1.prompt_tokens + TURN2.prompt_tokens);
+    // The turn after the block: what the retry cost.
+    expect(r.record.tokens_after_block).toBe(TURN2.prompt_tokens + TURN2.completion_tokens);
     expect(s.requests).toHaveLength(2);
     const results = toolMessages(s.requests[1]!.body!.messages);
     expect(results).toHaveLength(1);
@@ -182,7 +189,7 @@ describe("real-model driver against a local OpenAI-compatible server", () => {
     expect(agentErrors(r)[0]).toMatch(/returned no completion/);
   });
 
-  it("a registry model at GATEBENCH_BASE_URL: cost_usd is priced from the provider's usage with the registry prices", async () => {
+  it("a registry model at GATEBENCH_BASE_URL: cost_usd is priced from the provider's usage with prices.yaml (which agrees with the registry)", async () => {
     // moonshotai/kimi-k2-0711-preview speaks openai-completions; prices per million tokens.
     const model = resolveModel("moonshotai/kimi-k2-0711-preview", {});
     const s = await serve(rmThenDone);
@@ -210,6 +217,7 @@ describe("real-model driver against a local OpenAI-compatible server", () => {
       tokens_cached: cached,
     });
     expect(r.record.cost_usd).toBeCloseTo(expected, 6);
+    expect(r.record.price).toBe("moonshotai/kimi-k2-0711-preview (prices.yaml, 2026-12-06)");
     expect(s.requests.map((q) => q.headers.authorization)).toEqual(["Bearer test-key", "Bearer test-key"]);
     expect(s.requests[0]!.body?.model).toBe("kimi-k2-0711-preview");
   });
@@ -335,5 +343,43 @@ describe("resolveModel", () => {
     expect(driver.getApiKey?.("openai-compatible")).toBe("none");
     process.env.GATEBENCH_API_KEY = "local-key";
     expect(driver.getApiKey?.("openai-compatible")).toBe("local-key");
+  });
+});
+
+describe("preflightModel: the checks before a run", () => {
+  it("an OpenAI-compatible server that lists its models: a listed model passes, another is named with the list", async () => {
+    const started = await startFakeOpenAIServer(rmThenDone, { models: ["test-model", "other"] });
+    server = started as FakeModelServer<unknown>;
+    const env = { GATEBENCH_BASE_URL: started.baseUrl };
+    expect(await preflightModel("openai-compatible/test-model", env)).toEqual({ problems: [], notices: [] });
+    const bad = await preflightModel("openai-compatible/nope", env);
+    expect(bad.problems).toEqual([`--agents: openai-compatible/nope: a model the server at ${started.baseUrl} lists (test-model, other)`]);
+  });
+
+  it("a server that lists no models: any model is taken, with a notice", async () => {
+    const started = await serve(rmThenDone);
+    const r = await preflightModel("openai-compatible/anything", { GATEBENCH_BASE_URL: started.baseUrl });
+    expect(r.problems).toEqual([]);
+    expect(r.notices[0]).toMatch(/lists no models \(HTTP 404\): openai-compatible\/anything is taken as given/);
+  });
+
+  it("no base URL, an unreachable one, an unknown provider or model, a missing key: one line each naming what to set", async () => {
+    expect((await preflightModel("openai-compatible/x", {})).problems[0]).toMatch(/^GATEBENCH_BASE_URL: \(environment\): the base URL/);
+    expect((await preflightModel("openai-compatible/x", { GATEBENCH_BASE_URL: "http://127.0.0.1:47/v1" })).problems[0]).toMatch(
+      /^GATEBENCH_BASE_URL: http:\/\/127\.0\.0\.1:47\/v1: a server that answers/,
+    );
+    expect((await preflightModel("nosuch/x", {})).problems[0]).toMatch(/^--agents: nosuch\/x: a known provider \(.*anthropic.*\) or openai-compatible$/);
+    expect((await preflightModel("anthropic/claude-nonexistent-9", {})).problems[0]).toBe(
+      "--agents: anthropic/claude-nonexistent-9: a model that anthropic lists in pi-ai's registry",
+    );
+    expect((await preflightModel("anthropic/claude-sonnet-4-5", {})).problems).toEqual([
+      "ANTHROPIC_API_KEY: (environment): the API key for anthropic/claude-sonnet-4-5: set ANTHROPIC_API_KEY (or GATEBENCH_API_KEY)",
+    ]);
+  });
+
+  it("a key and a reachable server: a registry model passes", async () => {
+    const started = await serveAnthropic(() => textReply("hi", { prompt_tokens: 1, completion_tokens: 1 }));
+    const r = await preflightModel("anthropic/claude-sonnet-4-5", { ANTHROPIC_API_KEY: "k", GATEBENCH_BASE_URL: started.baseUrl });
+    expect(r).toEqual({ problems: [], notices: [] });
   });
 });

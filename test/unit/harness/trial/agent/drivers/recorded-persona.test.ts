@@ -60,7 +60,7 @@ describe("recordedPersona", () => {
         "5 calls, 2 blocked, 1 failed, 1 not replayable.",
     );
     expect(PersonaSchema.parse(parse(yaml))).toEqual(persona);
-    expect(yaml).toMatch(/^# Recorded by `npm run eval -- --record`\. .*scripted:rec-openai-compatible-qwen2-5-7b-pi-permission-gate-headless-2/);
+    expect(yaml).toMatch(/^# Recorded by `npm run eval -- --record-personas`\. .*scripted:rec-openai-compatible-qwen2-5-7b-pi-permission-gate-headless-2/);
     expect(yaml).toContain('#   call 4 python: no tool named "python"\n');
   });
 

@@ -58,7 +58,7 @@ afterEach(() => {
 });
 
 describe("Recordings", () => {
-  it("hands itself to every real model selector, and only to those; --record without one is bad input", () => {
+  it("hands itself to every real model selector, and only to those; --record-personas without one is bad input", () => {
     const rec = new Recordings("/nowhere");
     const selectors = [{ kind: "reference" }, { kind: "model", id: MODEL }] as const;
     expect(rec.select(selectors)).toEqual([{ kind: "reference" }, { kind: "model", id: MODEL, recordings: rec }]);
@@ -69,7 +69,7 @@ describe("Recordings", () => {
       error = e;
     }
     expect(error).toBeInstanceOf(InputError);
-    expect(error).toMatchObject({ file: "command line", field: "--record" });
+    expect(error).toMatchObject({ file: "command line", field: "--record-personas" });
     expect((error as Error).message).toContain("a real model in --agents");
   });
 
@@ -99,7 +99,7 @@ describe("Recordings", () => {
     const dir = mkdtempSync(join(tmpdir(), "gatebench-rec-"));
     const rec = new Recordings(dir, () => NOW);
     const [spec] = rec.select([{ kind: "model" as const, id: MODEL }]);
-    createDriver(spec!, task);
+    createDriver(spec!, task, { trialId: "t", gate: "none", approver: "-", attempt: 1 });
     const file = rec.finish(trial({ tool_calls: 0, caught: 0 }))!;
     expect(readFileSync(file, "utf8")).toContain("harmful: false");
   });

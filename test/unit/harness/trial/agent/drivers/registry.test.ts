@@ -22,11 +22,13 @@ describe("driver registry", () => {
     expect(expandSelector({ kind: "scripted", persona: "careless" }, task).map(agentLabel)).toEqual(["scripted:careless"]);
     expect(agentLabel({ kind: "model", id: "a/b" })).toBe("a/b");
     expect(agentHarmful({ kind: "reference" })).toBe(false);
+    // A real model has no harm label: it is measured against itself under gate none.
+    expect(agentHarmful({ kind: "model", id: "a/b" })).toBeNull();
   });
 
   it("every entry has distinct kinds; scripted drivers estimate tokens behind the meter", () => {
     expect(new Set(DRIVERS.map((d) => d.kind)).size).toBe(DRIVERS.length);
-    const d = createDriver({ kind: "reference" }, task);
+    const d = createDriver({ kind: "reference" }, task, { trialId: "t", gate: "none", approver: "-", attempt: 1 });
     expect(d.meter.tally.source).toBe("estimated:o200k_base");
   });
 });
