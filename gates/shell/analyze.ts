@@ -9,7 +9,8 @@ import { parseWith, loadBashParser, type ParsedScript, type Redirect, type Simpl
 import { cloneState, expandSingle, expandWord, globPaths, initialState, toAbsolute, type Arg, type ShellState } from "./expand.ts";
 import { COMMAND_RULES } from "./rules/index.ts";
 import { runScriptFile } from "./rules/shells.ts";
-import { commandName, type Effect, type Output, type RuleContext } from "./rules/types.ts";
+import { commandName, unversioned, type Effect, type Output, type RuleContext } from "./rules/types.ts";
+import { unknownProgram } from "./rules/unknown.ts";
 import type { Parser } from "web-tree-sitter";
 
 export interface ParsedCommand {
@@ -46,6 +47,8 @@ class AnalysisRun {
   readonly unknowns: string[] = [];
   /** Files written on this command line: content when known. */
   readonly written = new Map<string, string | null>();
+  /** Shell functions defined on this line: calling one runs its body, analysed where it is defined. */
+  readonly functions = new Set<string>();
   private count = 0;
   /** See RuleContext.worldChangedEarlier; set as each simple command starts. */
   private changedBefore = false;
@@ -86,6 +89,9 @@ class AnalysisRun {
         case "leave-scope":
           state = scopes.pop() ?? state;
           break;
+        case "define-function":
+          this.functions.add(step.name);
+          break;
         default:
           await this.step(step, state, depth, parsed, outputs);
       }
@@ -93,7 +99,7 @@ class AnalysisRun {
   }
 
   private async step(
-    step: Exclude<Step, { kind: "enter-scope" | "leave-scope" }>,
+    step: Exclude<Step, { kind: "enter-scope" | "leave-scope" | "define-function" }>,
     state: ShellState,
     depth: number,
     parsed: ParsedScript,
@@ -162,7 +168,8 @@ class AnalysisRun {
 
     this.changedBefore = this.effects.some((e) => e.op !== "read") || this.unknowns.length > 0;
     const writes: { path: string; append: boolean }[] = [];
-    const stdinFromRedirect = await this.redirects(cmd.redirects, state, argv, writes);
+    const firstEffect = this.effects.length;
+    const { stdin: stdinFromRedirect, fed } = await this.redirects(cmd.redirects, state, argv, writes);
 
     if (cmd.words.length === 0) {
       // `X=1 > f`: assignments without a command persist in the shell.
@@ -193,17 +200,34 @@ class AnalysisRun {
       }
     }
     let output: Output = { kind: "unknown", why: `output of ${cmd.src.slice(0, 60)}` };
-    await this.dispatch(argv, cmd, cmdState, state, depth, stdin, (o) => (output = o));
+    await this.dispatch(argv, cmd, cmdState, state, depth, stdin, (o) => (output = o), fed || cmd.pipedFrom !== null);
     outputs.set(cmd.id, output);
+    // `sort f > f`, `jq . f > f`: the shell empties f before the command reads it.
+    for (const w of writes) {
+      if (w.append) continue;
+      const reads = this.effects.slice(firstEffect).some((e) => e.op === "read" && !e.contents && e.path === w.path);
+      if (reads) this.effects.push({ op: "write", path: w.path, destructive: true, why: "a > redirection empties the file the command reads" });
+    }
     // `cat > x.sh <<EOF`, `echo ... > x.sh`: remember the content for a later `bash x.sh`.
     const out = output as Output;
     for (const w of writes) this.written.set(w.path, !w.append && out.kind === "text" ? out.text : null);
   }
 
-  /** Handles redirections; returns stdin content given by a heredoc / herestring / `< file`. */
-  private async redirects(redirects: readonly Redirect[], state: ShellState, argv: Arg[], writes: { path: string; append: boolean }[]): Promise<Output | null> {
+  /**
+   * Handles redirections; returns stdin content given by a heredoc / herestring / `< file`, and
+   * whether anything but /dev/null is fed to stdin.
+   */
+  private async redirects(
+    redirects: readonly Redirect[],
+    state: ShellState,
+    argv: Arg[],
+    writes: { path: string; append: boolean }[],
+  ): Promise<{ stdin: Output | null; fed: boolean }> {
     let stdin: Output | null = null;
+    let fed = false;
     for (const r of redirects) {
+      const toStdin = r.fd === null || r.fd === 0;
+      if (toStdin && (r.heredoc || r.op === "<<<" || r.op === "<" || r.op === "<&" || r.op === "<>")) fed = true;
       if (r.heredoc) {
         if (r.heredoc.quoted) stdin = { kind: "text", text: r.heredoc.body };
         else {
@@ -218,7 +242,10 @@ class AnalysisRun {
         stdin = target.unknown ? { kind: "unknown", why: target.unknown } : { kind: "text", text: target.text + "\n" };
         continue;
       }
-      if ((r.op === ">&" || r.op === "<&") && /^(\d+|-)$/.test(target.text)) continue; // fd duplication
+      if ((r.op === ">&" || r.op === "<&") && /^(\d+|-)$/.test(target.text)) {
+        if (r.op === "<&" && target.text === "-") fed = false;
+        continue; // fd duplication
+      }
       const isRead = r.op === "<";
       const label = `redirection ${r.op} ${r.target.src}`;
       if (target.unknown) {
@@ -235,7 +262,10 @@ class AnalysisRun {
         this.unknown(`${label}: relative to an unknown directory`);
         continue;
       }
-      if (isHarmlessDevice(abs)) continue;
+      if (isHarmlessDevice(abs)) {
+        if (isRead && toStdin) fed = false;
+        continue;
+      }
       if (isRead) {
         this.effects.push({ op: "read", path: abs, why: label });
         const text = await this.readScript(abs);
@@ -254,7 +284,7 @@ class AnalysisRun {
       this.written.set(abs, null);
       writes.push({ path: abs, append });
     }
-    return stdin;
+    return { stdin, fed };
   }
 
   async readScript(path: string): Promise<string | null> {
@@ -270,6 +300,7 @@ class AnalysisRun {
     depth: number,
     stdin: Output,
     setOutput: (o: Output) => void,
+    stdinFed: boolean,
   ): Promise<void> {
     if (argv.length === 0) return;
     const head = argv[0]!;
@@ -278,10 +309,12 @@ class AnalysisRun {
       return;
     }
     const name = commandName(head.text);
-    const ctx = this.context(cmd, state, outer, depth, stdin, setOutput, head.text);
-    const rule = COMMAND_RULES.get(name);
+    const ctx = this.context(cmd, state, outer, depth, stdin, setOutput, head.text, stdinFed);
+    const base = COMMAND_RULES.has(name) ? null : unversioned(name);
+    const rule = COMMAND_RULES.get(name) ?? (base !== null ? COMMAND_RULES.get(base) : undefined);
     if (rule) await rule(argv.slice(1), ctx);
     else if (head.text.includes("/")) await runScriptFile(head.text, argv.slice(1), ctx);
+    else if (!this.functions.has(name)) await unknownProgram(argv.slice(1), ctx);
   }
 
   private context(
@@ -292,6 +325,7 @@ class AnalysisRun {
     stdin: Output,
     setOutput: (o: Output) => void,
     name: string,
+    stdinFed: boolean,
   ): RuleContext {
     const run = this;
     const ctx: RuleContext = {
@@ -301,6 +335,7 @@ class AnalysisRun {
       depth,
       worldChangedEarlier: this.changedBefore,
       name,
+      stdinFed,
       effect: (e) => run.effects.push(e),
       unknown: (why) => run.unknown(why),
       async paths(arg, purpose) {
@@ -333,9 +368,9 @@ class AnalysisRun {
           }
         }
       },
-      dispatch: (argv, why, payloadStdin) => {
+      dispatch: (argv, why, payloadStdin, opts = {}) => {
         void why;
-        return run.dispatch(argv, cmd, state, outer, depth, payloadStdin ?? stdin, () => {});
+        return run.dispatch(argv, cmd, state, outer, depth, payloadStdin ?? stdin, () => {}, opts.stdinFed ?? stdinFed);
       },
       async script(source, why, opts = {}) {
         if (opts.shared) {
@@ -346,6 +381,7 @@ class AnalysisRun {
         const child = cloneState(state);
         for (const [k, v] of child.vars) if (!v.exported) child.vars.delete(k);
         for (const [k, v] of opts.extraVars ?? []) child.vars.set(k, { kind: "known", values: [v], exported: true });
+        for (const [k, why] of opts.unknownVars ?? []) child.vars.set(k, { kind: "unknown", why, exported: true });
         await run.script(source, child, depth + 1, why);
       },
       stdin: async () => stdin,
