@@ -26,6 +26,7 @@
  * data tools that apply their input (SQL clients, patch), schedules and keys, container
  * engines, build tools and package managers, runners and infrastructure.
  */
+import { ARCHIVE_RULES } from "./archives.ts";
 import { COPY_MOVE_RULES } from "./copy-move.ts";
 import { DELETION_RULES } from "./deletion.ts";
 import { EDITOR_RULES } from "./editors.ts";
@@ -58,6 +59,7 @@ export const COMMAND_RULES: ReadonlyMap<string, Rule> = mergeRuleTables([
   NAVIGATION_RULES,
   DELETION_RULES,
   COPY_MOVE_RULES,
+  ARCHIVE_RULES,
   FILE_WRITE_RULES,
   EDITOR_RULES,
   OUTPUT_FILE_RULES,
