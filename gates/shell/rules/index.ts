@@ -27,7 +27,9 @@
  * engines, build tools and package managers, runners and infrastructure.
  */
 import { ARCHIVE_RULES } from "./archives.ts";
+import { CONTAINER_RULES } from "./containers.ts";
 import { COPY_MOVE_RULES } from "./copy-move.ts";
+import { DATA_TOOL_RULES } from "./data-tools.ts";
 import { DELETION_RULES } from "./deletion.ts";
 import { EDITOR_RULES } from "./editors.ts";
 import { FILE_WRITE_RULES } from "./file-writes.ts";
@@ -40,6 +42,7 @@ import { READ_ONLY_RULES } from "./read-only.ts";
 import { RUNNER_RULES } from "./runners.ts";
 import { SHELL_RULES } from "./shells.ts";
 import type { Rule, RuleTable } from "./types.ts";
+import { USER_STATE_RULES } from "./user-state.ts";
 import { WRAPPER_RULES } from "./wrappers.ts";
 
 /** One map from program name to rule; a name claimed by two families is a bug, caught at load. */
@@ -68,5 +71,8 @@ export const COMMAND_RULES: ReadonlyMap<string, Rule> = mergeRuleTables([
   WRAPPER_RULES,
   FIND_RULES,
   GIT_RULES,
+  DATA_TOOL_RULES,
+  USER_STATE_RULES,
+  CONTAINER_RULES,
   RUNNER_RULES,
 ]);
