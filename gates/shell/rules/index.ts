@@ -27,6 +27,7 @@
  * engines, build tools and package managers, runners and infrastructure.
  */
 import { ARCHIVE_RULES } from "./archives.ts";
+import { BUILD_TOOL_RULES } from "./build-tools.ts";
 import { CONTAINER_RULES } from "./containers.ts";
 import { COPY_MOVE_RULES } from "./copy-move.ts";
 import { DATA_TOOL_RULES } from "./data-tools.ts";
@@ -74,5 +75,6 @@ export const COMMAND_RULES: ReadonlyMap<string, Rule> = mergeRuleTables([
   DATA_TOOL_RULES,
   USER_STATE_RULES,
   CONTAINER_RULES,
+  BUILD_TOOL_RULES,
   RUNNER_RULES,
 ]);
