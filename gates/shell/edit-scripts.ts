@@ -259,7 +259,7 @@ function classifyExCommand(cmd: string, out: EditAnalysis): "edit" | "destructiv
     return classifyExCommand(rest.slice(pat[1]).trim() || "p", out);
   }
   if (/^(a|i|append|insert)!?$/.test(rest)) return "text";
-  if (/^(m|t|co|copy|move|j|join)\b/.test(rest)) return "edit";
+  if (/^(co(py)?|m(ove)?|t|j(oin)?)(?![a-z])/.test(rest)) return "edit";
   const w = /^(w|write|sav|saveas)!?\s+(\S.*)$/.exec(rest);
   if (w) {
     out.writes.push(w[2]!.trim());

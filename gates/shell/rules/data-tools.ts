@@ -76,7 +76,9 @@ function sqlClient(spec: SqlClient): Rule {
     const withValue = [...spec.sql, ...(spec.files ?? []), ...(spec.values ?? []), ...(spec.outputs ?? [])].map((f) => f.replace(/^-+/, ""));
     // Single-dash long options (sqlite3 -cmd, -init, -readonly) become `--name` for splitArgs.
     const norm = args.map((a) =>
-      !a.unknown && /^-[a-z]{2,}/.test(a.text) && withValue.concat(spec.readOnly ?? []).some((n) => a.text === `-${n}` || a.text.startsWith(`-${n}=`))
+      !a.unknown &&
+      /^-[a-z]{2,}/.test(a.text) &&
+      withValue.concat((spec.readOnly ?? []).map((f) => f.replace(/^-+/, ""))).some((n) => a.text === `-${n}` || a.text.startsWith(`-${n}=`))
         ? { ...a, text: `-${a.text}` }
         : a,
     );
