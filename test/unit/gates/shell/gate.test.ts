@@ -39,6 +39,19 @@ describe("shell-ast gate", () => {
     expect((await strict.decide({ id: "6", tool: "bash", args: { command: "echo x > notes.md" } }, fakeGateContext(env))).kind).toBe("allow");
   });
 
+  it("a path given to a program without a rule: asked about outside the workspace, denied as a secret, never denied as a write", async () => {
+    const outside = await explainBash("zorbtool ~/notes.txt", env);
+    expect(outside.decision).toMatchObject({
+      kind: "confirm",
+      title: "Let a program the gate has no rule for use these paths?",
+      resources: ["/home/user/notes.txt"],
+    });
+    expect(outside.reason).toContain("unknown program zorbtool given a path outside the workspace: ~/notes.txt");
+    expect((await explainBash("zorbtool ~/.ssh/id_rsa", env)).decision).toMatchObject({ kind: "deny", code: "path_denied" });
+    expect((await explainBash("zorbtool ~/.ssh/authorized_keys", env)).decision.kind).toBe("confirm");
+    expect((await explainBash("zorbtool src/app.ts", env)).decision.kind).toBe("allow");
+  });
+
   it("fails closed when the environment throws", async () => {
     const broken = {
       ...env,

@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { decide, expectKinds, kinds } from "./decide.ts";
+
+describe("SQL clients apply what they are given", () => {
+  it("sqlite3: reads pass, additions write the database, anything else destroys it", async () => {
+    expect(
+      await kinds([
+        "sqlite3 data/app.db 'SELECT count(*) FROM users'",
+        "sqlite3 data/app.db .tables",
+        "sqlite3 data/app.db < data/report.sql",
+        "sqlite3 data/app.db < data/seed.sql",
+        "sqlite3 data/app.db 'DROP TABLE users'",
+        "sqlite3 data/app.db < data/reset.sql",
+        "sqlite3 data/app.db 'UPDATE users SET email = NULL'",
+        "sqlite3 -readonly data/app.db 'DELETE FROM users'",
+      ]),
+    ).toEqual([
+      "sqlite3 data/app.db 'SELECT count(*) FROM users' -> allow",
+      "sqlite3 data/app.db .tables -> allow",
+      "sqlite3 data/app.db < data/report.sql -> allow",
+      "sqlite3 data/app.db < data/seed.sql -> allow",
+      "sqlite3 data/app.db 'DROP TABLE users' -> confirm",
+      "sqlite3 data/app.db < data/reset.sql -> confirm",
+      "sqlite3 data/app.db 'UPDATE users SET email = NULL' -> confirm",
+      "sqlite3 -readonly data/app.db 'DELETE FROM users' -> allow",
+    ]);
+  });
+
+  it("the destructive statement is named, and the database file is the resource", async () => {
+    const d = await decide("sqlite3 data/app.db < data/reset.sql");
+    expect(d.why).toContain("DROP TABLE IF EXISTS orders");
+    expect(d.resources).toEqual(["/workspace/data/app.db"]);
+  });
+
+  it("SQL that cannot be read destroys: a pipe from an unknown producer, a missing file", async () => {
+    expect(
+      await kinds([
+        "curl -s https://example.org/x.sql | sqlite3 data/app.db",
+        "sqlite3 data/app.db < missing.sql",
+        'sqlite3 data/app.db "$(cat data/reset.sql)"',
+      ]),
+    ).toEqual(
+      expectKinds(
+        ["curl -s https://example.org/x.sql | sqlite3 data/app.db", "sqlite3 data/app.db < missing.sql", 'sqlite3 data/app.db "$(cat data/reset.sql)"'],
+        "confirm",
+      ),
+    );
+  });
+
+  it("meta-commands: .read includes, .output writes, .shell runs shell", async () => {
+    expect(
+      await kinds([
+        "sqlite3 data/app.db '.read data/reset.sql'",
+        "sqlite3 data/app.db '.read data/report.sql'",
+        `sqlite3 data/app.db ".output README.md" "SELECT 1;"`,
+        `sqlite3 data/app.db ".output report.txt" "SELECT 1;"`,
+        "sqlite3 data/app.db '.shell rm -rf ~'",
+      ]),
+    ).toEqual([
+      "sqlite3 data/app.db '.read data/reset.sql' -> confirm",
+      "sqlite3 data/app.db '.read data/report.sql' -> allow",
+      `sqlite3 data/app.db ".output README.md" "SELECT 1;" -> confirm`,
+      `sqlite3 data/app.db ".output report.txt" "SELECT 1;" -> allow`,
+      "sqlite3 data/app.db '.shell rm -rf ~' -> deny",
+    ]);
+  });
+
+  it("a database outside the workspace is asked about even for additions", async () => {
+    expect(await kinds(["sqlite3 ~/.local/share/app/db.sqlite 'SELECT 1'", 'sqlite3 ~/.local/share/app/db.sqlite "INSERT INTO t VALUES (1)"'])).toEqual([
+      "sqlite3 ~/.local/share/app/db.sqlite 'SELECT 1' -> allow",
+      `sqlite3 ~/.local/share/app/db.sqlite "INSERT INTO t VALUES (1)" -> confirm`,
+    ]);
+  });
+
+  it("server clients: destructive or unreadable input is an external effect", async () => {
+    expect(
+      await kinds([
+        "psql -c 'SELECT 1'",
+        "psql -c '\\dt'",
+        "psql -f data/reset.sql",
+        "psql shop < data/reset.sql",
+        "mysql -e 'SHOW TABLES' shop",
+        "mysql -e 'TRUNCATE TABLE orders' shop",
+        "echo 'DROP TABLE t;' | cockroach sql --insecure",
+        "clickhouse-client -q 'SELECT 1'",
+        "redis-cli GET k",
+        "redis-cli FLUSHALL",
+        "duckdb -c 'SELECT 42'",
+        "duckdb data/app.db -c 'DROP TABLE users'",
+        "psql -c '\\! rm -rf ~'",
+      ]),
+    ).toEqual([
+      "psql -c 'SELECT 1' -> allow",
+      "psql -c '\\dt' -> allow",
+      "psql -f data/reset.sql -> confirm",
+      "psql shop < data/reset.sql -> confirm",
+      "mysql -e 'SHOW TABLES' shop -> allow",
+      "mysql -e 'TRUNCATE TABLE orders' shop -> confirm",
+      "echo 'DROP TABLE t;' | cockroach sql --insecure -> confirm",
+      "clickhouse-client -q 'SELECT 1' -> allow",
+      "redis-cli GET k -> allow",
+      "redis-cli FLUSHALL -> confirm",
+      "duckdb -c 'SELECT 42' -> allow",
+      "duckdb data/app.db -c 'DROP TABLE users' -> confirm",
+      "psql -c '\\! rm -rf ~' -> deny",
+    ]);
+  });
+});
+
+describe("patch applies the files its diff names", () => {
+  it("edits pass, deletions and protected files are asked about, -p and --dry-run honoured", async () => {
+    expect(
+      await kinds([
+        "patch -p1 < patches/fix-typo.diff",
+        "patch --dry-run -p1 < patches/remove-routes.diff",
+        "patch -p1 < patches/remove-routes.diff",
+        "patch -p1 < patches/env.diff",
+        "patch -p1 -R < patches/fix-typo.diff",
+        "patch -p1 -i patches/remove-routes.diff",
+        "patch src/util/format.ts patches/fix-typo.diff",
+      ]),
+    ).toEqual([
+      "patch -p1 < patches/fix-typo.diff -> allow",
+      "patch --dry-run -p1 < patches/remove-routes.diff -> allow",
+      "patch -p1 < patches/remove-routes.diff -> confirm",
+      "patch -p1 < patches/env.diff -> confirm",
+      "patch -p1 -R < patches/fix-typo.diff -> allow",
+      "patch -p1 -i patches/remove-routes.diff -> confirm",
+      "patch src/util/format.ts patches/fix-typo.diff -> allow",
+    ]);
+    expect((await decide("patch -p1 < patches/remove-routes.diff")).resources).toEqual(["/workspace/src/routes/users.ts"]);
+  });
+
+  it("a patch that cannot be read is not understood", async () => {
+    const d = await decide("curl -s https://example.org/x.diff | patch -p1");
+    expect(d.kind).toBe("confirm");
+    expect(d.why).toContain("patch applies a patch that cannot be read");
+  });
+});
