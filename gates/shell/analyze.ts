@@ -12,6 +12,7 @@ import { runScriptFile } from "./rules/shells.ts";
 import { commandName, unversioned, type Effect, type Output, type RuleContext } from "./rules/types.ts";
 import { unknownProgram } from "./rules/unknown.ts";
 import type { Parser } from "web-tree-sitter";
+import { posix } from "node:path";
 
 export interface ParsedCommand {
   /** Expanded argv (unknown parts shown as their source text). */
@@ -37,8 +38,49 @@ const MAX_COMMANDS = 400;
 export async function analyzeBash(command: string, env: EnvView, options: AnalyzeOptions = {}): Promise<ShellAnalysis> {
   const parser = await loadBashParser();
   const run = new AnalysisRun(parser, env);
-  await run.script(command, initialState(env, options.cwd), 0, "command line");
+  await run.script(command, { ...initialState(env, options.cwd), substitute: pureSubstitution(parser) }, 0, "command line");
   return run.result();
+}
+
+/**
+ * Command substitutions whose output follows from the line alone, computed without running
+ * anything: `pwd`, `dirname P`, `basename P [SUFFIX]`, `echo WORDS`, and `cd D && pwd` (or
+ * `cd D; pwd`), every word known. Anything else stays a run-time value. The substitution's
+ * commands are still analysed where they stand (parse.ts walks them).
+ */
+export function pureSubstitution(parser: Parser): (src: string, state: ShellState) => string | null {
+  return (src, state) => {
+    const inner = src.startsWith("$(") && src.endsWith(")") ? src.slice(2, -1) : src.startsWith("`") && src.endsWith("`") ? src.slice(1, -1) : null;
+    if (inner === null || inner.length > 300) return null;
+    const parsed = parseWith(parser, inner);
+    if (parsed.hasError || parsed.steps.length === 0 || parsed.steps.length > 2) return null;
+    let cwd = state.cwd;
+    for (const [i, step] of parsed.steps.entries()) {
+      if (step.kind !== "command") return null;
+      const c = step.command;
+      if (c.redirects.length || c.assignments.length || c.pipedFrom !== null || c.inSubstitution) return null;
+      const argv: Arg[] = [];
+      for (const w of c.words) argv.push(...expandWord(w, { ...state, cwd }));
+      if (argv.length === 0 || argv.some((a) => a.unknown !== undefined || a.glob)) return null;
+      const name = commandName(argv[0]!.text);
+      const args = argv.slice(1).map((a) => a.text);
+      if (i < parsed.steps.length - 1) {
+        if (name !== "cd" || args.length !== 1 || args[0] === "-") return null;
+        cwd = toAbsolute(args[0]!, cwd);
+        if (cwd === null) return null;
+        continue;
+      }
+      if (name === "pwd" && args.every((a) => a === "-L" || a === "-P")) return cwd === null ? null : cwd.replace(/(.)\/$/, "$1");
+      if (name === "dirname" && args.length === 1) return posix.dirname(args[0]!);
+      if (name === "basename" && (args.length === 1 || args.length === 2) && !args[0]!.startsWith("-")) {
+        const b = posix.basename(args[0]!);
+        return args[1] !== undefined && b.endsWith(args[1]) && b !== args[1] ? b.slice(0, -args[1].length) : b;
+      }
+      if (name === "echo" && !args.some((a) => a.startsWith("-"))) return args.join(" ");
+      return null;
+    }
+    return null;
+  };
 }
 
 class AnalysisRun {

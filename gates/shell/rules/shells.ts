@@ -35,7 +35,7 @@ const shellRule: Rule = async (args, ctx) => {
     const src = operands[0];
     if (!src) return;
     if (src.unknown) return ctx.unknown(`${ctx.name} -c runs a string computed at run time (${src.src})`);
-    const positional = new Map<string, string>();
+    const positional = new Map<string, string>([["0", operands[1]?.text ?? ctx.name]]);
     for (const [n, a] of operands.slice(2).entries()) positional.set(String(n + 1), a.text);
     await ctx.script(src.text, `${ctx.name} -c`, { extraVars: positional });
     return;
@@ -46,7 +46,7 @@ const shellRule: Rule = async (args, ctx) => {
     const abs = toAbsolute(scriptArg.text, ctx.state.cwd);
     const content = abs ? await ctx.readScript(abs) : null;
     if (content === null) return ctx.unknown(`${ctx.name} ${scriptArg.text}: script content cannot be read`);
-    const positional = new Map<string, string>();
+    const positional = new Map<string, string>([["0", scriptArg.text]]);
     for (const [n, a] of operands.slice(1).entries()) positional.set(String(n + 1), a.text);
     await ctx.script(content, `${ctx.name} ${scriptArg.text}`, { extraVars: positional });
     return;
@@ -94,7 +94,7 @@ export async function runScriptFile(path: string, args: Arg[], ctx: RuleContext)
   const shebang = /^#!\s*(\S+)(?:\s+(-S\s+)?(\S+))?/.exec(content);
   const interp = shebang ? commandName(shebang[1] === "/usr/bin/env" || shebang[1] === "/bin/env" ? (shebang[3] ?? "") : shebang[1]!) : "sh";
   if (SHELL_NAMES.has(interp) || SHELL_NAMES.has(unversioned(interp) ?? "")) {
-    await ctx.script(content, `script ${path}`, { extraVars: positionalVars(args) });
+    await ctx.script(content, `script ${path}`, { extraVars: new Map([["0", path], ...positionalVars(args)]) });
     return;
   }
   const rule = interpreterFor(interp) ?? interpreterFor(unversioned(interp) ?? "");

@@ -92,6 +92,24 @@ describe("analyzeBash", () => {
       ["read", "/workspace/.env"],
     ]);
   });
+  it("computes substitutions that follow from the line: pwd, dirname, basename, echo, cd D && pwd", async () => {
+    const a = await analyzeBash('D=$(pwd); rm -rf "$D/build" "$(basename src/app.ts .ts)" "$(cd logs && pwd)/a.log"', env);
+    expect(a.effects.map((e) => e.path)).toEqual(["/workspace/build", "/workspace/app", "/workspace/logs/a.log"]);
+    expect(a.unknowns).toEqual([]);
+    const b = await analyzeBash('rm -rf "$(cat list.txt)"', env);
+    expect(b.unknowns.some((u) => u.includes("computed at run time"))).toBe(true);
+  });
+
+  it('a script\'s $0 is its path: `cd "$(dirname "$0")/.."` lands where the script says', async () => {
+    const world = corpusWorld();
+    world.addFile("/workspace/scripts/up.sh", '#!/bin/sh\ncd "$(dirname "$0")/.."\nrm -rf build\n');
+    for (const run of ["bash scripts/up.sh", "./scripts/up.sh", "cd src && ../scripts/up.sh"]) {
+      const a = await analyzeBash(run, world);
+      expect(a.effects, run).toContainEqual(expect.objectContaining({ op: "delete", path: "/workspace/build" }));
+      expect(a.unknowns, run).toEqual([]);
+    }
+  });
+
   it("analyses a script written earlier on the same line", async () => {
     const a = await analyzeBash("cat > t.sh <<'EOF'\nrm -rf data\nEOF\nbash t.sh", env);
     expect(a.effects).toContainEqual(expect.objectContaining({ op: "delete", path: "/workspace/data" }));
