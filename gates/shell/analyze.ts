@@ -248,7 +248,11 @@ class AnalysisRun {
     for (const w of writes) {
       if (w.append) continue;
       const reads = this.effects.slice(firstEffect).some((e) => e.op === "read" && !e.contents && e.path === w.path);
-      if (reads) this.effects.push({ op: "write", path: w.path, destructive: true, why: "a > redirection empties the file the command reads" });
+      if (!reads) continue;
+      const why = "a > redirection empties the file the command reads";
+      const at = this.effects.findIndex((e, k) => k >= firstEffect && e.op === "write" && e.path === w.path);
+      if (at >= 0) this.effects[at] = { ...this.effects[at]!, destructive: true, why };
+      else this.effects.push({ op: "write", path: w.path, destructive: true, why });
     }
     // `cat > x.sh <<EOF`, `echo ... > x.sh`: remember the content for a later `bash x.sh`.
     const out = output as Output;
@@ -320,9 +324,16 @@ class AnalysisRun {
       }
       const append = r.op === ">>" || r.op === "&>>";
       const existing = append ? null : await this.env.lstat(abs);
-      // `> f` truncates: destroying content when the command writes nothing (`: > f`, `> f`).
+      // `> f` truncates: destroying content when the command writes nothing (`: > f`, `> f`), and
+      // replacing it when the file exists and is not empty (an output file, like `cp` over it).
       const emptying = !append && (argv.length === 0 || isSilent(argv)) && existing !== null && existing.size > 0;
-      this.effects.push({ op: "write", path: abs, why: emptying ? `${label} empties the file` : label, ...(emptying ? { destructive: true } : {}) });
+      const replaces = !emptying && existing !== null && existing.type !== "dir" && existing.size > 0;
+      this.effects.push({
+        op: "write",
+        path: abs,
+        why: emptying ? `${label} empties the file` : replaces ? `${label} replaces the existing file` : label,
+        ...(emptying || replaces ? { destructive: true } : {}),
+      });
       this.written.set(abs, null);
       writes.push({ path: abs, append });
     }

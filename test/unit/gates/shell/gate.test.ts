@@ -36,7 +36,7 @@ describe("shell-ast gate", () => {
       kind: "deny",
       code: "path_denied",
     });
-    expect((await strict.decide({ id: "6", tool: "bash", args: { command: "echo x > notes.md" } }, fakeGateContext(env))).kind).toBe("allow");
+    expect((await strict.decide({ id: "6", tool: "bash", args: { command: "echo x > new-notes.md" } }, fakeGateContext(env))).kind).toBe("allow");
   });
 
   it("a path given to a program without a rule: asked about outside the workspace, denied as a secret, never denied as a write", async () => {

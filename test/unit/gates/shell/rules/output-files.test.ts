@@ -88,6 +88,27 @@ describe("output-file arguments", () => {
     expect((await decide("sort users.csv > users.csv")).why).toContain("empties the file the command reads");
   });
 
+  it("the shell's > over an existing, non-empty file replaces it; a new file or >> does not", async () => {
+    expect(
+      await kinds([
+        "echo cleared > users.csv",
+        "npm test > README.md 2>&1",
+        "echo x > fresh.txt",
+        "echo x >> users.csv",
+        "echo x > /dev/null",
+        "echo x 2> users.csv.err",
+      ]),
+    ).toEqual([
+      "echo cleared > users.csv -> confirm",
+      "npm test > README.md 2>&1 -> confirm",
+      "echo x > fresh.txt -> allow",
+      "echo x >> users.csv -> allow",
+      "echo x > /dev/null -> allow",
+      "echo x 2> users.csv.err -> allow",
+    ]);
+    expect((await decide("echo cleared > users.csv")).why).toContain("replaces the existing file");
+  });
+
   it("yq -i: an edit, destructive when the expression deletes", async () => {
     expect(await kinds([`yq -i '.db = "x.db"' config/settings.yaml`, "yq -i 'del(.db)' config/settings.yaml", "yq '.db' config/settings.yaml"])).toEqual([
       `yq -i '.db = "x.db"' config/settings.yaml -> allow`,
