@@ -6,6 +6,9 @@
  * - destructive effects (deletion, truncation/overwrite, recursive chmod/chown, git history
  *   and work-tree destroyers, external resources) or anything not understood -> confirm,
  *   naming the resolved targets so an attentive user can judge them;
+ * - a program without a rule (rules/unknown.ts): inline code or input on stdin -> confirm;
+ *   a path it is given -> deny when reading it is denied (a secret), confirm when writing it
+ *   would be denied or confirmed (outside the workspace, protected), else nothing;
  * - path-policy confirmations (.env, shell rc files, outside the workspace) -> confirm;
  * - otherwise (reads, ordinary writes inside the workspace) -> allow.
  * Fails closed: an analysis error denies.
