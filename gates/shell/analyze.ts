@@ -51,7 +51,8 @@ export async function analyzeBash(command: string, env: EnvView, options: Analyz
 export function pureSubstitution(parser: Parser): (src: string, state: ShellState) => string | null {
   return (src, state) => {
     const inner = src.startsWith("$(") && src.endsWith(")") ? src.slice(2, -1) : src.startsWith("`") && src.endsWith("`") ? src.slice(1, -1) : null;
-    if (inner === null || inner.length > 300) return null;
+    // Only these programs can be computed: skip the parse for anything else (`$(date)`).
+    if (inner === null || inner.length > 300 || !/^\s*(pwd|dirname|basename|echo|cd)\b/.test(inner)) return null;
     const parsed = parseWith(parser, inner);
     if (parsed.hasError || parsed.steps.length === 0 || parsed.steps.length > 2) return null;
     let cwd = state.cwd;
