@@ -38,7 +38,8 @@ const MAX_COMMANDS = 400;
 export async function analyzeBash(command: string, env: EnvView, options: AnalyzeOptions = {}): Promise<ShellAnalysis> {
   const parser = await loadBashParser();
   const run = new AnalysisRun(parser, env);
-  await run.script(command, { ...initialState(env, options.cwd), substitute: pureSubstitution(parser) }, 0, "command line");
+  const state = initialState(env, options.cwd);
+  await run.script(command, { vars: state.vars, cwd: state.cwd, home: state.home, substitute: pureSubstitution(parser) }, 0, "command line");
   return run.result();
 }
 

@@ -20,7 +20,7 @@ export interface ShellState {
    * The output of a command substitution the analyser can compute without running anything
    * (`$(pwd)`, `$(dirname "$0")`, `$(cd "$D" && pwd)`...), or null (analyze.ts provides it).
    */
-  readonly substitute?: (src: string, state: ShellState) => string | null;
+  readonly substitute: ((src: string, state: ShellState) => string | null) | undefined;
 }
 
 /** One argv entry after expansion. */
@@ -40,7 +40,8 @@ const MAX_ALTERNATIVES = 32;
 const IFS = /[ \t\n]+/;
 
 export function cloneState(s: ShellState): ShellState {
-  return { vars: new Map(s.vars), cwd: s.cwd, home: s.home, ...(s.substitute ? { substitute: s.substitute } : {}) };
+  // One object shape for every state (the hot paths read these fields).
+  return { vars: new Map(s.vars), cwd: s.cwd, home: s.home, substitute: s.substitute };
 }
 
 export function initialState(env: EnvView, cwd?: string): ShellState {
@@ -52,7 +53,7 @@ export function initialState(env: EnvView, cwd?: string): ShellState {
   set("USER", "user");
   set("PATH", "/usr/local/bin:/usr/bin:/bin");
   set("0", "bash");
-  return { vars, cwd: cwd ?? env.cwd, home: env.home };
+  return { vars, cwd: cwd ?? env.cwd, home: env.home, substitute: undefined };
 }
 
 /** A variable's candidate values, or the reason it is unknown. Unset variables expand to "". */
