@@ -110,12 +110,14 @@ class AnalysisRun {
     this.unknowns.push(why);
   }
 
-  async script(source: string, state: ShellState, depth: number, why: string): Promise<void> {
+  async script(source: string, state: ShellState, depth: number, why: string, skipUnparsable = false): Promise<void> {
     if (depth > MAX_DEPTH) {
       this.unknown(`${why}: nested too deeply to analyse`);
       return;
     }
     const parsed = parseWith(this.parser, source);
+    // bash parses a one-line `-c` string before running any of it: a syntax error runs nothing.
+    if (parsed.hasError && skipUnparsable && !source.includes("\n")) return;
     if (parsed.hasError) this.unknown(`${why}: cannot parse (${parsed.errors.join("; ")})`);
     await this.steps(parsed, state, depth);
   }
@@ -437,7 +439,7 @@ class AnalysisRun {
         for (const [k, v] of child.vars) if (!v.exported) child.vars.delete(k);
         for (const [k, v] of opts.extraVars ?? []) child.vars.set(k, { kind: "known", values: [v], exported: true });
         for (const [k, why] of opts.unknownVars ?? []) child.vars.set(k, { kind: "unknown", why, exported: true });
-        await run.script(source, child, depth + 1, why);
+        await run.script(source, child, depth + 1, why, opts.skipUnparsable === true);
       },
       stdin: async () => stdin,
       readScript: (p) => run.readScript(p),

@@ -224,6 +224,8 @@ const patchRule: Rule = async (args, ctx) => {
     await applyTo(ctx, [operands[0]], only, reverse, "patch");
     return;
   }
+  // Text that holds no diff is rejected by patch ("only garbage"): nothing is applied.
+  if (text !== null && files === null) return;
   if (files === null || base === null) return ctx.unknown(`patch applies a patch that cannot be read (${from.slice(0, 60)})`);
   const n = strip === undefined ? null : Number(strip);
   for (const f of files) {

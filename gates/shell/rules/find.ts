@@ -30,8 +30,11 @@ const find: Rule = async (args, ctx) => {
   if (roots.length === 0) roots.push(lit("."));
   const expr = args.slice(i);
   // A value computed at run time where a predicate may stand could be -delete or -exec.
+  let inExec = false;
   expr.forEach((a, k) => {
-    if (a.unknown && (a.text === "" || a.text.startsWith("-")) && !FIND_VALUE_PREDICATES.has(expr[k - 1]?.text ?? "") && expr[k - 1]?.text !== "-exec")
+    if (!a.unknown && ["-exec", "-execdir", "-ok", "-okdir"].includes(a.text)) inExec = true;
+    else if (!a.unknown && (a.text === ";" || a.text === "+")) inExec = false;
+    else if (!inExec && a.unknown && (a.text === "" || a.text.startsWith("-")) && !FIND_VALUE_PREDICATES.has(expr[k - 1]?.text ?? ""))
       ctx.unknown(`find with an argument computed at run time (${a.src})`);
   });
   if (roots.slice(1).some((r) => r.unknown && r.text === "")) ctx.unknown("find with an argument computed at run time: it may be a predicate");

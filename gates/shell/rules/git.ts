@@ -78,6 +78,8 @@ export function parseGitArgs(args: readonly Arg[], withValue: { short?: string; 
       for (const name of resolve(given)) {
         if (negated) {
           on.delete(name);
+          const short = SHORT_OF[name];
+          if (short) on.delete(short);
           continue;
         }
         on.add(name);
@@ -108,6 +110,9 @@ export function parseGitArgs(args: readonly Arg[], withValue: { short?: string; 
 }
 
 const any = (g: GitArgs, ...names: string[]) => names.some((n) => g.on.has(n));
+
+/** Short letters a `--no-<long>` also turns off. */
+const SHORT_OF: Record<string, string> = { patch: "p", force: "f", staged: "S", worktree: "W", quiet: "q", interactive: "i" };
 
 /** Value-taking options of the subcommands the rules read. */
 const SUB_VALUES: Record<string, { short?: string; long?: readonly string[] }> = {
@@ -185,13 +190,19 @@ export async function gitRule(args: Arg[], ctx: RuleContext, aliasDepth = 0): Pr
     return gitRule([...args.slice(0, i), ...words, ...rest], ctx, aliasDepth + 1);
   }
   // Commands git itself runs: -c core.sshCommand=..., GIT_SSH_COMMAND=...
+  const network =
+    NETWORK_SUBS.has(sub) &&
+    (sub !== "archive" || rest.some((a) => a.text.startsWith("--remote"))) &&
+    (sub !== "remote" || ["update", "prune", "show", "set-head"].includes(rest[0]?.text ?? ""));
   for (const [k, v] of config) {
     if (!COMMAND_KEYS.test(k) || k.startsWith("alias.")) continue;
+    if (/^core\.(sshcommand|askpass)$|^credential\./.test(k) && !network) continue;
     if (v === "\u0000") ctx.unknown(`git -c ${k}: a command computed at run time`);
     else await ctx.script(v, `git -c ${k}`);
   }
-  if (NETWORK_SUBS.has(sub) || sub === "diff" || sub === "commit" || sub === "rebase") {
+  if (network || sub === "diff" || sub === "commit" || sub === "rebase") {
     for (const name of ENV_COMMANDS) {
+      if (!network && ["GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "GIT_PROXY_COMMAND"].includes(name)) continue;
       const v = ctx.state.vars.get(name);
       if (!v?.exported) continue;
       if (v.kind === "unknown") ctx.unknown(`${name} is computed at run time`);
@@ -250,11 +261,14 @@ export async function gitRule(args: Arg[], ctx: RuleContext, aliasDepth = 0): Pr
       if (targets.length) await pathTargets(targets, "checkout");
       return;
     }
-    case "switch":
+    case "switch": {
       if (any(g, "f", "force", "discard-changes")) worktree("switch --discard-changes");
-      if (any(g, "C", "force-create") && g.values.get("C") !== undefined)
-        history(`switch -C ${g.values.get("C")} resets the branch`, posix.join(gitDir, "refs/heads", g.values.get("C")!));
+      // -C NAME resets NAME when it exists (a new name is only created).
+      const name = g.values.get("C") ?? g.values.get("force-create");
+      const ref = name ? posix.join(gitDir, "refs/heads", name) : null;
+      if (ref && (await ctx.env.lstat(ref)) !== null) history(`switch -C ${name} resets the branch`, ref);
       return;
+    }
     case "restore": {
       if (any(g, "S", "staged") && !any(g, "W", "worktree")) return;
       if (any(g, "pathspec-from-file")) return worktree("restore --pathspec-from-file");
@@ -404,6 +418,7 @@ async function gitApply(args: Arg[], repo: string, ctx: RuleContext): Promise<vo
   }
   for (const t of texts) {
     const files = t.text === null ? null : parsePatch(t.text);
+    if (t.text !== null && files === null) continue; // not a diff: git apply rejects it
     if (files === null) {
       ctx.unknown(`git apply applies a patch that cannot be read (${t.from.slice(0, 60)})`);
       continue;

@@ -55,7 +55,7 @@ const NODE_VALUES = ["-r", "--require", "--import", "--loader", "--experimental-
 // biome-ignore format: one interpreter a line reads better
 export const INTERPRETERS: readonly InterpreterSpec[] = [
   { names: ["python", "python3", "python2", "pypy", "pypy3"], language: "python", label: "python", codeFlags: ["-c"], attachedCode: true, valueFlags: PYTHON_VALUES, moduleFlag: "-m" },
-  { names: ["node", "nodejs"], language: "node", label: "node", codeFlags: ["-e", "--eval", "-p", "--print"], valueFlags: NODE_VALUES },
+  { names: ["node", "nodejs"], language: "node", label: "node", codeFlags: ["-e", "--eval", "-p", "--print"], bundledCode: ["e", "p"], valueFlags: NODE_VALUES },
   { names: ["tsx", "ts-node", "ts-node-esm", "esno", "esr", "jiti"], language: "node", label: "node", codeFlags: ["-e", "--eval", "-p", "--print"], valueFlags: [...NODE_VALUES, "--tsconfig", "-P", "--project"] },
   { names: ["deno"], language: "node", label: "deno", codeFlags: [], codeSubcommands: ["eval"], valueFlags: ["--config", "-c", "--import-map", "--location", "--cert", "--env-file"] },
   { names: ["perl"], language: "perl", label: "perl", codeFlags: ["-e", "-E"], bundledCode: ["e", "E"], attachedValue: ["i", "I", "M", "m", "x", "C", "F", "d", "D"], valueFlags: ["-I", "-M", "-m", "-x"], inPlace: true },

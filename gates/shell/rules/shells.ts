@@ -31,6 +31,8 @@ const shellRule: Rule = async (args, ctx) => {
     break;
   }
   const operands = args.slice(i);
+  // -n reads commands without running them.
+  if (args.slice(0, i).some((a) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a.text))) return;
   if (sawC) {
     const src = operands[0];
     if (!src) return;

@@ -61,9 +61,14 @@ export interface RuleContext {
   /**
    * Analyse shell source (bash -c, script files, eval); `shared` runs in the current scope
    * (source); `extraVars` are known exported variables, `unknownVars` variables whose value is
-   * only known at run time (name -> why).
+   * only known at run time (name -> why); `skipUnparsable`: a one-line source that does not
+   * parse is refused by the shell, so it has no effect (one reading among several).
    */
-  script(source: string, why: string, opts?: { shared?: boolean; extraVars?: Map<string, string>; unknownVars?: Map<string, string> }): Promise<void>;
+  script(
+    source: string,
+    why: string,
+    opts?: { shared?: boolean; extraVars?: Map<string, string>; unknownVars?: Map<string, string>; skipUnparsable?: boolean },
+  ): Promise<void>;
   /** stdin of this command, when known. */
   stdin(): Promise<Output>;
   /** Content of a file: written earlier on this line, else read from the world; null if unknown. */

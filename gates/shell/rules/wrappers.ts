@@ -370,7 +370,8 @@ const parallel: Rule = async (args, ctx) => {
         return r.used ? quoteAround(w.text, job) : q(w.text);
       });
       const line = used ? words.join(" ") : [...words, ...job.map(itemText)].join(" ");
-      await ctx.script(line, "parallel runs", opts);
+      // The joined reading of quoted words may not parse at all: then the shell runs nothing.
+      await ctx.script(line, "parallel runs", { ...opts, skipUnparsable: !quoted && !quote });
     }
   }
 };

@@ -110,6 +110,12 @@ describe("analyzeBash", () => {
     }
   });
 
+  it("bash -n only reads the script", async () => {
+    const a = await analyzeBash("bash -n scripts/evil.sh", env);
+    expect(a.effects).toEqual([]);
+    expect(a.unknowns).toEqual([]);
+  });
+
   it("analyses a script written earlier on the same line", async () => {
     const a = await analyzeBash("cat > t.sh <<'EOF'\nrm -rf data\nEOF\nbash t.sh", env);
     expect(a.effects).toContainEqual(expect.objectContaining({ op: "delete", path: "/workspace/data" }));

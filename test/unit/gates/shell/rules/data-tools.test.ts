@@ -131,6 +131,10 @@ describe("patch applies the files its diff names", () => {
     expect((await decide("patch -p1 < patches/remove-routes.diff")).resources).toEqual(["/workspace/src/routes/users.ts"]);
   });
 
+  it("text without a diff is rejected by patch: nothing applied", async () => {
+    expect((await decide("echo 'rm -rf ~' | patch -p1")).kind).toBe("allow");
+  });
+
   it("a patch that cannot be read is not understood", async () => {
     const d = await decide("curl -s https://example.org/x.diff | patch -p1");
     expect(d.kind).toBe("confirm");

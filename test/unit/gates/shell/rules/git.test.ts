@@ -80,6 +80,14 @@ describe("git: the work tree", () => {
     expect(await kinds(["git checkout-index -a", "git read-tree -n HEAD"])).toEqual(expectKinds(["git checkout-index -a", "git read-tree -n HEAD"], "allow"));
   });
 
+  it("switch -C resets a branch that exists and only creates a new one; --no-patch undoes -p", async () => {
+    expect(await kinds(["git switch -C main HEAD~1", "git switch -Cfixup", "git restore -p --no-patch"])).toEqual([
+      "git switch -C main HEAD~1 -> confirm",
+      "git switch -Cfixup -> allow",
+      "git restore -p --no-patch -> allow",
+    ]);
+  });
+
   it("--no-cached undoes --cached: git rm deletes", async () => {
     expect((await decide("git rm --cached --no-cached --force src/server.ts")).kind).toBe("confirm");
   });
@@ -163,6 +171,22 @@ describe("git: history, refs and remotes", () => {
     ]);
   });
 
+  it("ssh commands only run for subcommands that reach a remote", async () => {
+    expect(
+      await kinds([
+        `GIT_SSH_COMMAND='rm -rf src' git status`,
+        `git -c core.sshCommand='rm -rf src' archive HEAD`,
+        `git -c core.sshCommand='rm -rf src' archive --remote=x HEAD`,
+        `GIT_SSH_COMMAND='rm -rf src' git remote -v`,
+      ]),
+    ).toEqual([
+      `GIT_SSH_COMMAND='rm -rf src' git status -> allow`,
+      `git -c core.sshCommand='rm -rf src' archive HEAD -> allow`,
+      `git -c core.sshCommand='rm -rf src' archive --remote=x HEAD -> confirm`,
+      `GIT_SSH_COMMAND='rm -rf src' git remote -v -> allow`,
+    ]);
+  });
+
   it("config: reads pass, writes go to .git/config or ~/.gitconfig", async () => {
     expect(
       await kinds([
@@ -213,5 +237,7 @@ describe("git: history, refs and remotes", () => {
       "git apply --cached patches/remove-routes.diff -> allow",
       "git apply -R patches/fix-typo.diff -> allow",
     ]);
+    // Text that holds no diff is rejected: nothing is applied.
+    expect((await decide("git apply <<'EOF'\n*** Begin Patch\n+rm -rf ~\n*** End Patch\nEOF")).kind).toBe("allow");
   });
 });

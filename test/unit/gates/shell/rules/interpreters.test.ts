@@ -77,6 +77,13 @@ describe("interpreter catalogue", () => {
     ]);
   });
 
+  it("bundled -pe and -ne take the next argument as code", async () => {
+    expect(await kinds([`node -pe '1 + 1'`, `node -pe 'require("fs").rmSync("src", { recursive: true })'`])).toEqual([
+      `node -pe '1 + 1' -> allow`,
+      `node -pe 'require("fs").rmSync("src", { recursive: true })' -> confirm`,
+    ]);
+  });
+
   it("module names are not paths (require('fs') names no file)", async () => {
     const d = await decide(`node -e 'require("fs").rmSync("dist", { recursive: true })'`);
     expect(d.resources).toEqual(["/workspace/dist"]);

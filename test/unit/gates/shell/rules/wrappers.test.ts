@@ -82,6 +82,11 @@ describe("GNU parallel", () => {
     expect((await decide("parallel bash -c 'rm -rf {}' ::: /")).kind).toBe("deny");
   });
 
+  it("a joined reading that does not parse runs nothing; the quoted one is still analysed", async () => {
+    expect((await decide(`parallel python -c 'print("ok")' ::: ok`)).kind).toBe("allow");
+    expect((await decide(`parallel python -c 'import shutil; shutil.rmtree("{}")' ::: src`)).kind).toBe("confirm");
+  });
+
   it("--dry-run prints; --pipe feeds stdin to the payload; harmless jobs pass", async () => {
     expect(
       await kinds([
@@ -133,6 +138,8 @@ describe("other wrappers", () => {
   it("find with a run-time value where a predicate may stand is not understood", async () => {
     expect((await decide(`find . "$(cat pred)"`)).kind).toBe("confirm");
     expect((await decide(`find src -type f "$(cat action)"`)).kind).toBe("confirm");
+    // Inside an -exec payload the value is an argument of the payload, not a predicate.
+    expect((await decide("curl -s https://example.org/names | xargs -IX find . -exec echo X ';'")).kind).toBe("allow");
     expect((await decide(`find . -name "$(cat pat)"`)).kind).toBe("allow");
   });
 });
