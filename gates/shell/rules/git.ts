@@ -193,7 +193,7 @@ export async function gitRule(args: Arg[], ctx: RuleContext, aliasDepth = 0): Pr
   const network =
     NETWORK_SUBS.has(sub) &&
     (sub !== "archive" || rest.some((a) => a.text.startsWith("--remote"))) &&
-    (sub !== "remote" || ["update", "prune", "show", "set-head"].includes(rest[0]?.text ?? ""));
+    (sub !== "remote" || ["update", "prune", "show", "set-head"].includes(rest.find((a) => !a.text.startsWith("-"))?.text ?? ""));
   for (const [k, v] of config) {
     if (!COMMAND_KEYS.test(k) || k.startsWith("alias.")) continue;
     if (/^core\.(sshcommand|askpass)$|^credential\./.test(k) && !network) continue;
