@@ -178,12 +178,14 @@ describe("git: history, refs and remotes", () => {
         `git -c core.sshCommand='rm -rf src' archive HEAD`,
         `git -c core.sshCommand='rm -rf src' archive --remote=x HEAD`,
         `GIT_SSH_COMMAND='rm -rf src' git remote -v`,
+        `GIT_SSH_COMMAND='rm -rf src' git remote -v update`,
       ]),
     ).toEqual([
       `GIT_SSH_COMMAND='rm -rf src' git status -> allow`,
       `git -c core.sshCommand='rm -rf src' archive HEAD -> allow`,
       `git -c core.sshCommand='rm -rf src' archive --remote=x HEAD -> confirm`,
       `GIT_SSH_COMMAND='rm -rf src' git remote -v -> allow`,
+      `GIT_SSH_COMMAND='rm -rf src' git remote -v update -> confirm`,
     ]);
   });
 
