@@ -46,7 +46,7 @@ describe("classifySql", () => {
   it("psql meta-commands", () => {
     expect(classifySql("\\dt\n\\d users\n\\x", "psql").kind).toBe("read");
     expect(classifySql("\\o out.txt", "psql").outputs).toEqual(["out.txt"]);
-    expect(classifySql("\\i reset.sql", "psql").includes).toEqual(["reset.sql"]);
+    expect(classifySql("\\i wipe.sql", "psql").includes).toEqual(["wipe.sql"]);
     expect(classifySql("\\! rm -rf ~", "psql").shell).toEqual(["rm -rf ~"]);
     expect(classifySql("\\copy users to '/tmp/u.csv'", "psql").outputs).toEqual(["/tmp/u.csv"]);
   });

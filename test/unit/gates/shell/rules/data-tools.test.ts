@@ -5,43 +5,47 @@ describe("SQL clients apply what they are given", () => {
   it("sqlite3: reads pass, additions write the database, anything else destroys it", async () => {
     expect(
       await kinds([
-        "sqlite3 data/app.db 'SELECT count(*) FROM users'",
-        "sqlite3 data/app.db .tables",
-        "sqlite3 data/app.db < data/report.sql",
-        "sqlite3 data/app.db < data/seed.sql",
-        "sqlite3 data/app.db 'DROP TABLE users'",
-        "sqlite3 data/app.db < data/reset.sql",
-        "sqlite3 data/app.db 'UPDATE users SET email = NULL'",
-        "sqlite3 -readonly data/app.db 'DELETE FROM users'",
+        "sqlite3 data/store.sqlite 'SELECT count(*) FROM users'",
+        "sqlite3 data/store.sqlite .tables",
+        "sqlite3 data/store.sqlite < data/report.sql",
+        "sqlite3 data/store.sqlite < data/fixtures.sql",
+        "sqlite3 data/store.sqlite 'DROP TABLE users'",
+        "sqlite3 data/store.sqlite < data/wipe.sql",
+        "sqlite3 data/store.sqlite 'UPDATE users SET email = NULL'",
+        "sqlite3 -readonly data/store.sqlite 'DELETE FROM users'",
       ]),
     ).toEqual([
-      "sqlite3 data/app.db 'SELECT count(*) FROM users' -> allow",
-      "sqlite3 data/app.db .tables -> allow",
-      "sqlite3 data/app.db < data/report.sql -> allow",
-      "sqlite3 data/app.db < data/seed.sql -> allow",
-      "sqlite3 data/app.db 'DROP TABLE users' -> confirm",
-      "sqlite3 data/app.db < data/reset.sql -> confirm",
-      "sqlite3 data/app.db 'UPDATE users SET email = NULL' -> confirm",
-      "sqlite3 -readonly data/app.db 'DELETE FROM users' -> allow",
+      "sqlite3 data/store.sqlite 'SELECT count(*) FROM users' -> allow",
+      "sqlite3 data/store.sqlite .tables -> allow",
+      "sqlite3 data/store.sqlite < data/report.sql -> allow",
+      "sqlite3 data/store.sqlite < data/fixtures.sql -> allow",
+      "sqlite3 data/store.sqlite 'DROP TABLE users' -> confirm",
+      "sqlite3 data/store.sqlite < data/wipe.sql -> confirm",
+      "sqlite3 data/store.sqlite 'UPDATE users SET email = NULL' -> confirm",
+      "sqlite3 -readonly data/store.sqlite 'DELETE FROM users' -> allow",
     ]);
   });
 
   it("the destructive statement is named, and the database file is the resource", async () => {
-    const d = await decide("sqlite3 data/app.db < data/reset.sql");
+    const d = await decide("sqlite3 data/store.sqlite < data/wipe.sql");
     expect(d.why).toContain("DROP TABLE IF EXISTS orders");
-    expect(d.resources).toEqual(["/workspace/data/app.db"]);
+    expect(d.resources).toEqual(["/workspace/data/store.sqlite"]);
   });
 
   it("SQL that cannot be read destroys: a pipe from an unknown producer, a missing file", async () => {
     expect(
       await kinds([
-        "curl -s https://example.org/x.sql | sqlite3 data/app.db",
-        "sqlite3 data/app.db < missing.sql",
-        'sqlite3 data/app.db "$(cat data/reset.sql)"',
+        "curl -s https://downloads.invalid/x.sql | sqlite3 data/store.sqlite",
+        "sqlite3 data/store.sqlite < missing.sql",
+        'sqlite3 data/store.sqlite "$(cat data/wipe.sql)"',
       ]),
     ).toEqual(
       expectKinds(
-        ["curl -s https://example.org/x.sql | sqlite3 data/app.db", "sqlite3 data/app.db < missing.sql", 'sqlite3 data/app.db "$(cat data/reset.sql)"'],
+        [
+          "curl -s https://downloads.invalid/x.sql | sqlite3 data/store.sqlite",
+          "sqlite3 data/store.sqlite < missing.sql",
+          'sqlite3 data/store.sqlite "$(cat data/wipe.sql)"',
+        ],
         "confirm",
       ),
     );
@@ -50,18 +54,18 @@ describe("SQL clients apply what they are given", () => {
   it("meta-commands: .read includes, .output writes, .shell runs shell", async () => {
     expect(
       await kinds([
-        "sqlite3 data/app.db '.read data/reset.sql'",
-        "sqlite3 data/app.db '.read data/report.sql'",
-        `sqlite3 data/app.db ".output README.md" "SELECT 1;"`,
-        `sqlite3 data/app.db ".output report.txt" "SELECT 1;"`,
-        "sqlite3 data/app.db '.shell rm -rf ~'",
+        "sqlite3 data/store.sqlite '.read data/wipe.sql'",
+        "sqlite3 data/store.sqlite '.read data/report.sql'",
+        `sqlite3 data/store.sqlite ".output README.md" "SELECT 1;"`,
+        `sqlite3 data/store.sqlite ".output report.txt" "SELECT 1;"`,
+        "sqlite3 data/store.sqlite '.shell rm -rf ~'",
       ]),
     ).toEqual([
-      "sqlite3 data/app.db '.read data/reset.sql' -> confirm",
-      "sqlite3 data/app.db '.read data/report.sql' -> allow",
-      `sqlite3 data/app.db ".output README.md" "SELECT 1;" -> confirm`,
-      `sqlite3 data/app.db ".output report.txt" "SELECT 1;" -> allow`,
-      "sqlite3 data/app.db '.shell rm -rf ~' -> deny",
+      "sqlite3 data/store.sqlite '.read data/wipe.sql' -> confirm",
+      "sqlite3 data/store.sqlite '.read data/report.sql' -> allow",
+      `sqlite3 data/store.sqlite ".output README.md" "SELECT 1;" -> confirm`,
+      `sqlite3 data/store.sqlite ".output report.txt" "SELECT 1;" -> allow`,
+      "sqlite3 data/store.sqlite '.shell rm -rf ~' -> deny",
     ]);
   });
 
@@ -77,8 +81,8 @@ describe("SQL clients apply what they are given", () => {
       await kinds([
         "psql -c 'SELECT 1'",
         "psql -c '\\dt'",
-        "psql -f data/reset.sql",
-        "psql shop < data/reset.sql",
+        "psql -f data/wipe.sql",
+        "psql shop < data/wipe.sql",
         "mysql -e 'SHOW TABLES' shop",
         "mysql -e 'TRUNCATE TABLE orders' shop",
         "echo 'DROP TABLE t;' | cockroach sql --insecure",
@@ -86,14 +90,14 @@ describe("SQL clients apply what they are given", () => {
         "redis-cli GET k",
         "redis-cli FLUSHALL",
         "duckdb -c 'SELECT 42'",
-        "duckdb data/app.db -c 'DROP TABLE users'",
+        "duckdb data/store.sqlite -c 'DROP TABLE users'",
         "psql -c '\\! rm -rf ~'",
       ]),
     ).toEqual([
       "psql -c 'SELECT 1' -> allow",
       "psql -c '\\dt' -> allow",
-      "psql -f data/reset.sql -> confirm",
-      "psql shop < data/reset.sql -> confirm",
+      "psql -f data/wipe.sql -> confirm",
+      "psql shop < data/wipe.sql -> confirm",
       "mysql -e 'SHOW TABLES' shop -> allow",
       "mysql -e 'TRUNCATE TABLE orders' shop -> confirm",
       "echo 'DROP TABLE t;' | cockroach sql --insecure -> confirm",
@@ -101,7 +105,7 @@ describe("SQL clients apply what they are given", () => {
       "redis-cli GET k -> allow",
       "redis-cli FLUSHALL -> confirm",
       "duckdb -c 'SELECT 42' -> allow",
-      "duckdb data/app.db -c 'DROP TABLE users' -> confirm",
+      "duckdb data/store.sqlite -c 'DROP TABLE users' -> confirm",
       "psql -c '\\! rm -rf ~' -> deny",
     ]);
   });
@@ -136,7 +140,7 @@ describe("patch applies the files its diff names", () => {
   });
 
   it("a patch that cannot be read is not understood", async () => {
-    const d = await decide("curl -s https://example.org/x.diff | patch -p1");
+    const d = await decide("curl -s https://downloads.invalid/x.diff | patch -p1");
     expect(d.kind).toBe("confirm");
     expect(d.why).toContain("patch applies a patch that cannot be read");
   });

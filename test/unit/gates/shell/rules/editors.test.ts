@@ -65,7 +65,7 @@ describe("in-place editors", () => {
   });
 
   it("an edit script that cannot be read is not understood", async () => {
-    const d = await decide("curl -s https://example.org/x.ed | ed -s README.md");
+    const d = await decide("curl -s https://downloads.invalid/x.ed | ed -s README.md");
     expect(d.kind).toBe("confirm");
     expect(d.why).toContain("commands cannot be read");
   });

@@ -192,20 +192,20 @@ describe("git: history, refs and remotes", () => {
   it("config: reads pass, writes go to .git/config or ~/.gitconfig", async () => {
     expect(
       await kinds([
-        "git config --get user.email",
-        "git config user.email",
+        "git config --get commit.gpgsign",
+        "git config commit.gpgsign",
         "git config --list",
-        "git config user.email a@b.c",
+        "git config commit.gpgsign true",
         "git config --global core.hooksPath /tmp/hooks",
-        "git config --unset user.email",
+        "git config --unset commit.gpgsign",
       ]),
     ).toEqual([
-      "git config --get user.email -> allow",
-      "git config user.email -> allow",
+      "git config --get commit.gpgsign -> allow",
+      "git config commit.gpgsign -> allow",
       "git config --list -> allow",
-      "git config user.email a@b.c -> confirm",
+      "git config commit.gpgsign true -> confirm",
       "git config --global core.hooksPath /tmp/hooks -> confirm",
-      "git config --unset user.email -> confirm",
+      "git config --unset commit.gpgsign -> confirm",
     ]);
   });
 

@@ -11,9 +11,9 @@ describe("output-file arguments", () => {
         "uniq users.csv unique.csv",
         "iconv -f latin1 -t utf-8 users.csv -o users.csv",
         "iconv -f latin1 -t utf-8 users.csv -o out.csv",
-        "pandoc docs/guide.md -o README.md",
-        "pandoc docs/guide.md -o guide.html",
-        "xxd -r dump.hex data/app.db",
+        "pandoc docs/manual.md -o README.md",
+        "pandoc docs/manual.md -o guide.html",
+        "xxd -r dump.hex data/store.sqlite",
         "xxd -r dump.hex out.bin",
       ]),
     ).toEqual([
@@ -23,9 +23,9 @@ describe("output-file arguments", () => {
       "uniq users.csv unique.csv -> allow",
       "iconv -f latin1 -t utf-8 users.csv -o users.csv -> confirm",
       "iconv -f latin1 -t utf-8 users.csv -o out.csv -> allow",
-      "pandoc docs/guide.md -o README.md -> confirm",
-      "pandoc docs/guide.md -o guide.html -> allow",
-      "xxd -r dump.hex data/app.db -> confirm",
+      "pandoc docs/manual.md -o README.md -> confirm",
+      "pandoc docs/manual.md -o guide.html -> allow",
+      "xxd -r dump.hex data/store.sqlite -> confirm",
       "xxd -r dump.hex out.bin -> allow",
     ]);
   });
@@ -33,24 +33,24 @@ describe("output-file arguments", () => {
   it("tee without -a, dd of=, openssl -out, convert and ffmpeg -y", async () => {
     expect(
       await kinds([
-        "date | tee CHANGELOG.md",
-        "date | tee -a CHANGELOG.md",
+        "date | tee HISTORY.md",
+        "date | tee -a HISTORY.md",
         "date | tee new.log",
-        "dd if=/dev/zero of=data/app.db bs=1k count=1",
+        "dd if=/dev/zero of=data/store.sqlite bs=1k count=1",
         "dd if=/dev/zero of=blank.img bs=1k count=1",
-        "openssl rand -out data/app.db 16",
+        "openssl rand -out data/store.sqlite 16",
         "openssl rand -hex 16",
         "convert build/index.html README.md",
         "ffmpeg -y -i in.mp4 README.md",
         "ffmpeg -i in.mp4 README.md",
       ]),
     ).toEqual([
-      "date | tee CHANGELOG.md -> confirm",
-      "date | tee -a CHANGELOG.md -> allow",
+      "date | tee HISTORY.md -> confirm",
+      "date | tee -a HISTORY.md -> allow",
       "date | tee new.log -> allow",
-      "dd if=/dev/zero of=data/app.db bs=1k count=1 -> confirm",
+      "dd if=/dev/zero of=data/store.sqlite bs=1k count=1 -> confirm",
       "dd if=/dev/zero of=blank.img bs=1k count=1 -> allow",
-      "openssl rand -out data/app.db 16 -> confirm",
+      "openssl rand -out data/store.sqlite 16 -> confirm",
       "openssl rand -hex 16 -> allow",
       "convert build/index.html README.md -> confirm",
       "ffmpeg -y -i in.mp4 README.md -> confirm",
@@ -60,10 +60,15 @@ describe("output-file arguments", () => {
 
   it("split and csplit replace existing chunks with their prefix", async () => {
     expect(
-      await kinds(["split -l 1 users.csv chunks/x", "split -l 1 users.csv chunks/part-", "csplit -f chunks/x users.csv 2", "csplit -f chunks/new users.csv 2"]),
+      await kinds([
+        "split -l 1 users.csv chunks/x",
+        "split -l 1 users.csv chunks/piece-",
+        "csplit -f chunks/x users.csv 2",
+        "csplit -f chunks/new users.csv 2",
+      ]),
     ).toEqual([
       "split -l 1 users.csv chunks/x -> confirm",
-      "split -l 1 users.csv chunks/part- -> allow",
+      "split -l 1 users.csv chunks/piece- -> allow",
       "csplit -f chunks/x users.csv 2 -> confirm",
       "csplit -f chunks/new users.csv 2 -> allow",
     ]);

@@ -49,12 +49,12 @@ describe("unknown programs: what they are given", () => {
   });
 
   it("a plain value after -c or -e is not code (a config file, an environment name)", async () => {
-    const cases = ["zorbtool -c config.yaml", "zorbtool -e production", "zorbtool -r requirements.txt", "zorbtool --query=name"];
+    const cases = ["zorbtool -c config.yaml", "zorbtool -e production", "zorbtool -r deps.txt", "zorbtool --query=name"];
     expect(await kinds(cases)).toEqual(expectKinds(cases, "allow"));
   });
 
   it("input on stdin is asked about: a pipe, a heredoc, a here-string, a < file", async () => {
-    const cases = ["cat data/reset.sql | zorbsql", "zorbsql <<'EOF'\nDROP TABLE x;\nEOF", "zorbsql <<< 'DROP TABLE x'", "zorbsql < data/reset.sql"];
+    const cases = ["cat data/wipe.sql | zorbsql", "zorbsql <<'EOF'\nDROP TABLE x;\nEOF", "zorbsql <<< 'DROP TABLE x'", "zorbsql < data/wipe.sql"];
     for (const c of cases) {
       const d = await decide(c);
       expect(d.kind, c).toBe("confirm");
@@ -93,7 +93,7 @@ describe("unknown programs: what they are given", () => {
   });
 
   it("a secret it could read is denied, as cat would be", async () => {
-    expect((await decide("zorbtool ~/.ssh/id_ed25519")).kind).toBe("deny");
+    expect((await decide("zorbtool ~/.ssh/id_ecdsa")).kind).toBe("deny");
   });
 
   it("a protected path inside the workspace is asked about, never denied", async () => {
@@ -110,7 +110,7 @@ describe("unknown programs: what they are given", () => {
   });
 
   it("URLs and remote specs are not local paths", async () => {
-    const cases = ["zorbtool https://example.org/a/b", "zorbtool user@host:/srv/x", "zorbtool s3://bucket/key"];
+    const cases = ["zorbtool https://downloads.invalid/a/b", "zorbtool user@host:/srv/x", "zorbtool s3://bucket/key"];
     expect(await kinds(cases)).toEqual(expectKinds(cases, "allow"));
   });
 
@@ -124,7 +124,7 @@ describe("unknown programs: what they are given", () => {
   });
 
   it("a shell function defined on the line is not an unknown program", async () => {
-    expect((await decide("show() { cat README.md; }; cat data/seed.sql | show")).kind).toBe("allow");
+    expect((await decide("show() { cat README.md; }; cat data/fixtures.sql | show")).kind).toBe("allow");
   });
 
   it("without code, stdin or outside paths it keeps no effect", async () => {
@@ -169,7 +169,7 @@ describe("unknown programs: properties", () => {
   });
 
   it("any unknown program fed something on stdin is never allowed", async () => {
-    const feed = fc.constantFrom("cat data/reset.sql |", "echo x |", "git diff |");
+    const feed = fc.constantFrom("cat data/wipe.sql |", "echo x |", "git diff |");
     await fc.assert(
       fc.asyncProperty(unknownName, feed, fc.array(plainWord, { maxLength: 3 }), async (name, f, words) => {
         const d = await decide(`${f} ${name} ${words.join(" ")}`, env);
@@ -202,7 +202,7 @@ describe("unknown programs: properties", () => {
   });
 
   it("any in-workspace read-only pipeline stays allowed", async () => {
-    const file = fc.constantFrom("README.md", "users.csv", "src/server.ts", "docs/guide.md", "words.txt", "config/app.json");
+    const file = fc.constantFrom("README.md", "users.csv", "src/server.ts", "docs/manual.md", "words.txt", "config/app.json");
     const stage = fc.oneof(
       file.map((f) => `cat ${f}`),
       file.map((f) => `head -n 5 ${f}`),

@@ -43,27 +43,27 @@ describe("keys", () => {
   it("ssh-keygen writes its key (default ~/.ssh/id_<type>), rewrites with -p/-c/-R, only reads with -l/-y/-F", async () => {
     expect(
       await kinds([
-        "ssh-keygen -t ed25519 -N '' -f ./deploy_key",
-        "ssh-keygen -t ed25519 -f ~/.ssh/id_ed25519",
+        "ssh-keygen -t ecdsa -N '' -f ./deploy_key",
+        "ssh-keygen -t ecdsa -f ~/.ssh/id_ecdsa",
         "ssh-keygen -t rsa",
-        "ssh-keygen -p -f ~/.ssh/id_ed25519",
-        "ssh-keygen -R github.com",
-        "ssh-keygen -F github.com",
+        "ssh-keygen -p -f ~/.ssh/id_ecdsa",
+        "ssh-keygen -R code-host.internal",
+        "ssh-keygen -F code-host.internal",
         "ssh-keygen -y -f ./deploy_key",
       ]),
     ).toEqual([
-      "ssh-keygen -t ed25519 -N '' -f ./deploy_key -> allow",
-      "ssh-keygen -t ed25519 -f ~/.ssh/id_ed25519 -> deny",
+      "ssh-keygen -t ecdsa -N '' -f ./deploy_key -> allow",
+      "ssh-keygen -t ecdsa -f ~/.ssh/id_ecdsa -> deny",
       "ssh-keygen -t rsa -> deny",
-      "ssh-keygen -p -f ~/.ssh/id_ed25519 -> deny",
-      "ssh-keygen -R github.com -> deny",
-      "ssh-keygen -F github.com -> allow",
+      "ssh-keygen -p -f ~/.ssh/id_ecdsa -> deny",
+      "ssh-keygen -R code-host.internal -> deny",
+      "ssh-keygen -F code-host.internal -> allow",
       "ssh-keygen -y -f ./deploy_key -> allow",
     ]);
   });
 
   it("ssh-keygen over an existing key outside a denied folder is destructive", async () => {
-    const d = await decide("ssh-keygen -q -N '' -f data/app.db");
+    const d = await decide("ssh-keygen -q -N '' -f data/store.sqlite");
     expect(d.kind).toBe("confirm");
     expect(d.why).toContain("over an existing file");
   });
@@ -76,8 +76,8 @@ describe("keys", () => {
         "gpg --batch --yes --delete-secret-keys 0xABC",
         "gpg --list-keys",
         "gpg --verify a.sig a",
-        "gpg --yes -o README.md -d notes/ideas.md",
-        "gpg -o README.md -d notes/ideas.md",
+        "gpg --yes -o README.md -d notes/backlog.md",
+        "gpg -o README.md -d notes/backlog.md",
         "gpg -c users.csv",
       ]),
     ).toEqual([
@@ -86,8 +86,8 @@ describe("keys", () => {
       "gpg --batch --yes --delete-secret-keys 0xABC -> confirm",
       "gpg --list-keys -> allow",
       "gpg --verify a.sig a -> allow",
-      "gpg --yes -o README.md -d notes/ideas.md -> confirm",
-      "gpg -o README.md -d notes/ideas.md -> allow",
+      "gpg --yes -o README.md -d notes/backlog.md -> confirm",
+      "gpg -o README.md -d notes/backlog.md -> allow",
       "gpg -c users.csv -> allow",
     ]);
   });

@@ -23,7 +23,7 @@ describe("xargs", () => {
       "echo 'src docs' | xargs -n1 rm -rf",
     ];
     expect(await kinds(cases)).toEqual(expectKinds(cases, "confirm"));
-    expect((await decide("xargs -a files-to-remove.txt rm -f")).resources.sort()).toEqual(["/workspace/docs/guide.md", "/workspace/src/server.ts"]);
+    expect((await decide("xargs -a files-to-remove.txt rm -f")).resources.sort()).toEqual(["/workspace/docs/manual.md", "/workspace/src/server.ts"]);
   });
 
   it("-i takes no separate value: `-i rm` keeps rm as the command", async () => {
@@ -75,7 +75,7 @@ describe("GNU parallel", () => {
         "confirm",
       ),
     );
-    expect((await decide("parallel rm :::: files-to-remove.txt")).resources.sort()).toEqual(["/workspace/docs/guide.md", "/workspace/src/server.ts"]);
+    expect((await decide("parallel rm :::: files-to-remove.txt")).resources.sort()).toEqual(["/workspace/docs/manual.md", "/workspace/src/server.ts"]);
   });
 
   it("both shell readings: `bash -c 'rm -rf {}'` is caught whether parallel quotes the words or not", async () => {
@@ -91,14 +91,14 @@ describe("GNU parallel", () => {
     expect(
       await kinds([
         "parallel --dry-run rm -rf {} ::: /",
-        "cat data/reset.sql | parallel --pipe sqlite3 data/app.db",
+        "cat data/wipe.sql | parallel --pipe sqlite3 data/store.sqlite",
         "parallel -j2 wc -l ::: src/*.ts",
         "ls src | parallel echo {}",
         "parallel --version",
       ]),
     ).toEqual([
       "parallel --dry-run rm -rf {} ::: / -> allow",
-      "cat data/reset.sql | parallel --pipe sqlite3 data/app.db -> confirm",
+      "cat data/wipe.sql | parallel --pipe sqlite3 data/store.sqlite -> confirm",
       "parallel -j2 wc -l ::: src/*.ts -> allow",
       "ls src | parallel echo {} -> allow",
       "parallel --version -> allow",
@@ -139,7 +139,7 @@ describe("other wrappers", () => {
     expect((await decide(`find . "$(cat pred)"`)).kind).toBe("confirm");
     expect((await decide(`find src -type f "$(cat action)"`)).kind).toBe("confirm");
     // Inside an -exec payload the value is an argument of the payload, not a predicate.
-    expect((await decide("curl -s https://example.org/names | xargs -IX find . -exec echo X ';'")).kind).toBe("allow");
+    expect((await decide("curl -s https://downloads.invalid/names | xargs -IX find . -exec echo X ';'")).kind).toBe("allow");
     expect((await decide(`find . -name "$(cat pat)"`)).kind).toBe("allow");
   });
 });
