@@ -233,6 +233,9 @@ const EX_NEUTRAL = /^(w|wq|x|q|q!|qa|qa!|wa|wqa|xa|xit|exit|update|up|p|n|l|=|f|
 
 function classifyExCommand(cmd: string, out: EditAnalysis): "edit" | "destructive" | "text" {
   if (cmd === "" || cmd.startsWith('"')) return "edit";
+  // Modifiers that run the rest on every argument, buffer or window, or quietly.
+  const mod = /^(argdo|bufdo|windo|tabdo|cdo|cfdo|ldo|lfdo|silent!?|sil!?|keepjumps|keeppatterns|noautocmd|vertical|lockmarks)\s+(.*)$/.exec(cmd);
+  if (mod) return classifyExCommand(mod[2]!.trim(), out);
   // Address: %, N, ., $, 'x, /re/, ?re?, +N, -N, and ranges of those.
   const addr =
     /^(?:%|\d+|\.|\$|'[a-z<>]|\/(?:\\.|[^/])*\/|\?(?:\\.|[^?])*\?|[+-]\d*)(?:\s*[,;]\s*(?:\d+|\.|\$|'[a-z<>]|\/(?:\\.|[^/])*\/|\?(?:\\.|[^?])*\?|[+-]\d*))*/.exec(

@@ -13,6 +13,10 @@ export interface CodeScan {
   readonly writes: string[];
   /** Whole-file writes that replace a file's content (open "w", writeFile, File.write...). */
   readonly truncates: string[];
+  /** The first argument of each whole-file write, as written (`"out.txt"`, `p`); empty when none was found. */
+  readonly writeTargets: string[];
+  /** The first argument of each file read (`open(p)`, `readFileSync("a")`), as written. */
+  readonly readArgs: string[];
   /** Literal shell commands passed to os.system / subprocess / execSync / system / backticks. */
   readonly shell: string[];
   /** Reasons the code cannot be understood statically. */
@@ -81,6 +85,39 @@ const WRITE_APIS: Record<Language, RegExp[]> = {
   julia: [/\b(write|touch|cp|mkdir|mkpath|chmod)\s*\(/, re(String.raw`\bopen\s*\(${ARGS}['"][wa+]`)],
   tcl: [/\bfile\s+(copy|mkdir|attributes)\b/, /\bopen\s+\S+\s+[wa]/],
 };
+
+/** The file argument of whole-file writes (group 1), per language. */
+const FIRST_ARG = String.raw`\s*\(\s*([^,()]+?)\s*`;
+const WRITE_TARGETS: Partial<Record<Language, RegExp>> = {
+  python: re(String.raw`\bopen${FIRST_ARG},\s*(?:mode\s*=\s*)?['"][^'"a]*w`),
+  node: re(
+    String.raw`\b(?:writeFileSync|writeFile|truncateSync|truncate|Deno\.writeTextFileSync|Deno\.writeTextFile|Deno\.writeFileSync|Deno\.writeFile|Bun\.write)${FIRST_ARG}[,)]`,
+  ),
+  ruby: re(String.raw`\b(?:File\.write|IO\.write)${FIRST_ARG}[,)]|\bFile\.open${FIRST_ARG},\s*['"]w`),
+  php: re(String.raw`\bfile_put_contents${FIRST_ARG},|\bfopen${FIRST_ARG},\s*['"][wx]`),
+  perl: /\bopen\s*\(?\s*(?:my\s+|our\s+|local\s+)?[\w$*]+\s*,\s*(?:['"]\s*\+?>(?!>)\s*['"]\s*,\s*([^,()]+?)\s*[,)]|(['"])\s*\+?>(?!>)\s*([^'"]+)\2)/,
+  lua: re(String.raw`\bio\.open${FIRST_ARG},\s*['"]w`),
+};
+/** The file argument of reads (group 1). */
+const READ_ARGS: Partial<Record<Language, RegExp>> = {
+  python: re(String.raw`\bopen${FIRST_ARG}(?:\)|,\s*(?:mode\s*=\s*)?['"]r)`),
+  node: re(String.raw`\b(?:readFileSync|readFile|Deno\.readTextFileSync|Deno\.readTextFile|Bun\.file)${FIRST_ARG}[,)]`),
+  ruby: re(String.raw`\b(?:File\.read|IO\.read|File\.readlines)${FIRST_ARG}[,)]`),
+  php: re(String.raw`\bfile_get_contents${FIRST_ARG}[,)]`),
+  perl: /\bopen\s*\(?\s*(?:my\s+|our\s+|local\s+)?[\w$*]+\s*,\s*(?:['"]\s*<\s*['"]\s*,\s*([^,()]+?)\s*[,)]|(['"])\s*<?\s*([^'">|]+)\2)/,
+  lua: re(String.raw`\bio\.(?:open|lines)${FIRST_ARG}(?:\)|,\s*['"]r)`),
+};
+
+function firstArgs(r: RegExp | undefined, code: string): string[] {
+  if (!r) return [];
+  const g = new RegExp(r.source, "g");
+  const out: string[] = [];
+  for (const m of code.matchAll(g)) {
+    const arg = m[1] ?? (m[3] !== undefined ? `"${m[3]}"` : undefined);
+    if (arg !== undefined) out.push(arg.trim());
+  }
+  return out;
+}
 
 /** Writes that replace a whole file's content (a subset of WRITE_APIS). */
 const TRUNCATE_APIS: Record<Language, RegExp[]> = {
@@ -168,7 +205,19 @@ export function scanCode(language: Language, code: string): CodeScan {
   const modules = new Set(
     [...code.matchAll(/\b(?:require|import|from|__import__|import_module|library|dofile|using)\s*\(?\s*(['"])([^'"\n]+)\1/g)].map((m) => m[2]!),
   );
-  return { deletes, writes, truncates, shell, opaque, literals: literals.filter((l) => looksLikePath(l) && !modules.has(l)), reads };
+  const writeTargets = truncates.length ? firstArgs(WRITE_TARGETS[language], code) : [];
+  const readArgs = truncates.length ? firstArgs(READ_ARGS[language], code) : [];
+  return {
+    deletes,
+    writes,
+    truncates,
+    writeTargets,
+    readArgs,
+    shell,
+    opaque,
+    literals: literals.filter((l) => looksLikePath(l) && !modules.has(l)),
+    reads,
+  };
 }
 
 function matchText(r: RegExp, code: string): string {

@@ -47,7 +47,7 @@ const READ_PRAGMAS = new Set([
   "pragma_list",
 ]);
 const DESTRUCTIVE_WORDS =
-  /\b(drop|delete|update|truncate|alter|replace|attach|detach|vacuum|reindex|grant|revoke|rename|merge|upsert|copy|load|import|call|exec|execute|do)\b/i;
+  /\b(drop|delete|update|truncate|alter|replace|vacuum|reindex|grant|revoke|rename|merge|upsert|copy|load|import|call|exec|execute|do)\b/i;
 
 /** Text with comments and string literals blanked, so keywords inside them do not count. */
 function stripSql(text: string): string {
@@ -78,6 +78,9 @@ function statementKind(stmt: string): SqlKind {
   if (first === "insert") return /\bor\s+replace\b|\bon\s+(conflict|duplicate)\b[\s\S]*\bupdate\b|\breplace\b/i.test(s) ? "destructive" : "additive";
   if (first === "create") return /\bor\s+replace\b/i.test(s) ? "destructive" : "additive";
   if (first === "analyze") return "additive";
+  // ATTACH opens (and may create) another database file; DETACH closes it.
+  if (first === "attach") return "additive";
+  if (first === "detach") return "read";
   return "destructive";
 }
 

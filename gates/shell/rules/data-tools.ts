@@ -86,7 +86,10 @@ function sqlClient(spec: SqlClient): Rule {
     const get = (names: readonly string[] | undefined) => (names ?? []).flatMap((n) => values.get(n.replace(/^-+/, "")) ?? []);
     const texts: (string | null)[] = [...get(spec.sql)];
     const db = spec.fileDatabase ? operands[0] : undefined;
-    if (spec.sqlOperands) for (const o of operands.slice(1)) texts.push(o.unknown ? null : o.text);
+    // A loop variable with several values gives several database operands with one source word.
+    const dbCount = db ? operands.findIndex((o) => o.src !== db.src || !db.src.includes("$")) : 0;
+    const dbs = db ? operands.slice(0, dbCount < 0 ? operands.length : Math.max(dbCount, 1)) : [];
+    if (spec.sqlOperands) for (const o of operands.slice(Math.max(dbs.length, 1))) texts.push(o.unknown ? null : o.text);
     // A SQL value computed at run time cannot be read.
     norm.forEach((a, i) => {
       if (!a.unknown && spec.sql.some((f) => a.text === f || a.text === `-${f}`) && norm[i + 1]?.unknown) texts.push(null);
@@ -115,9 +118,9 @@ function sqlClient(spec: SqlClient): Rule {
     const kind = unreadable !== null ? "destructive" : analysis.kind;
     const why = unreadable ?? analysis.why ?? "";
     if (db && !db.unknown && db.text !== ":memory:" && db.text !== "") {
-      if (kind === "read" || readOnly) await ctx.targets([db], "read", `${ctx.name} reads the database`);
-      else if (kind === "additive") await ctx.targets([db], "write", `${ctx.name} adds to the database`);
-      else await ctx.targets([db], "write", `${ctx.name} changes or drops data (${why})`, { destructive: true });
+      if (kind === "read" || readOnly) await ctx.targets(dbs, "read", `${ctx.name} reads the database`);
+      else if (kind === "additive") await ctx.targets(dbs, "write", `${ctx.name} adds to the database`);
+      else await ctx.targets(dbs, "write", `${ctx.name} changes or drops data (${why})`, { destructive: true });
       return;
     }
     if (db?.unknown) return ctx.unknown(`${ctx.name} opens a database chosen at run time`);

@@ -423,13 +423,41 @@ async function gitApply(args: Arg[], repo: string, ctx: RuleContext): Promise<vo
       ctx.unknown(`git apply applies a patch that cannot be read (${t.from.slice(0, 60)})`);
       continue;
     }
+    const include = values.get("include") ?? [];
+    const exclude = values.get("exclude") ?? [];
     for (const f of files) {
       const name = stripComponents(f.path, strip);
       if (name === null) continue;
+      // --include/--exclude limit the files applied (shell patterns on the name under --directory).
+      const rel = posix.join(base ?? "", name);
+      if (include.length && !include.some((p) => fnmatch(p, rel))) continue;
+      if (exclude.some((p) => fnmatch(p, rel))) continue;
       const target = posix.join(repo, base ?? "", name);
       await applyTo(ctx, [lit(target)], f.from ? { ...f, from: posix.join(repo, stripComponents(f.from, strip) ?? f.from) } : f, reverse, "git apply");
     }
   }
+}
+
+/** fnmatch(3) without FNM_PATHNAME, as git apply --include uses it: `*` crosses `/`. */
+export function fnmatch(pattern: string, name: string): boolean {
+  let re = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === "*") re += ".*";
+    else if (c === "?") re += ".";
+    else if (c === "[") {
+      const end = pattern.indexOf("]", i + 2);
+      if (end < 0) re += "\\[";
+      else {
+        re += `[${pattern
+          .slice(i + 1, end)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\")}]`;
+        i = end;
+      }
+    } else re += c.replace(/[.+^${}()|\\/]/g, "\\$&");
+  }
+  return new RegExp(`^${re}$`).test(name);
 }
 
 const CONFIG_READS = new Set([
@@ -461,10 +489,15 @@ async function gitConfig(args: Arg[], repo: string, ctx: RuleContext): Promise<v
   const file = values.get("f")?.[0] ?? values.get("file")?.[0];
   const target =
     file ?? (hasAny(flags, "global") ? posix.join(ctx.state.home, ".gitconfig") : hasAny(flags, "system") ? "/etc/gitconfig" : posix.join(repo, ".git/config"));
-  await ctx.targets([lit(target)], "write", "git config writes");
   const key = ops[0]?.text.toLowerCase();
   const value = ops[1];
-  if (key && value && COMMAND_KEYS.test(key)) {
+  const commandKey = key !== undefined && COMMAND_KEYS.test(key);
+  // The repository's own settings are git's to keep (a protected .git folder or not); another
+  // file (~/.gitconfig, /etc/gitconfig, -f FILE) and keys that make git run a command are judged.
+  const local = file === undefined && !hasAny(flags, "global", "system");
+  const edits = hasAny(flags, "e", "edit") || first === "edit";
+  if (!local || commandKey || key === undefined || edits) await ctx.targets([lit(target)], "write", "git config writes");
+  if (key && value && commandKey) {
     if (value.unknown) return ctx.unknown(`git config ${key}: a command computed at run time`);
     const v = key.startsWith("alias.") ? (value.text.startsWith("!") ? value.text.slice(1) : null) : value.text;
     if (v !== null && !/^[\w./~-]+$/.test(v)) await ctx.script(v, `git config ${key} (run by git later)`);

@@ -280,10 +280,15 @@ async function judgeCode(language: Language, code: string, ctx: RuleContext): Pr
     const why = `${language} code calls ${[...scan.deletes, ...scan.writes].join(", ")}`;
     const paths = scan.literals.map((l) => (l.startsWith("~") ? expandTilde(l, ctx.state.home) : l));
     if (paths.length === 0) ctx.unknown(`${why} on paths computed at run time`);
+    // A whole-file write over an existing file loses its content, like cp or `write` over it,
+    // unless the code read that same file first (a read-modify-write is an edit, like sed -i).
+    const targets = scan.writeTargets;
+    const rewrite = targets.length > 0 && targets.every((t) => scan.readArgs.includes(t));
+    const literalTargets = targets.every((t) => /^(['"]).*\1$/.test(t)) ? targets.map((t) => t.slice(1, -1)) : null;
+    const replaces = (p: string) => op === "write" && scan.truncates.length > 0 && !rewrite && (literalTargets === null || literalTargets.includes(p));
     for (const p of paths) {
       const arg = { text: p, glob: false, src: p };
-      // A whole-file write over an existing file loses its content, like cp or `write` over it.
-      if (op === "write" && scan.truncates.length) await outputFile(ctx, arg, `${language} code writes`);
+      if (replaces(p)) await outputFile(ctx, arg, `${language} code writes`);
       else
         await ctx.targets([arg], op, why, {
           destructive: op === "delete",

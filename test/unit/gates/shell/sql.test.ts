@@ -14,6 +14,8 @@ describe("classifySql", () => {
     ["INSERT INTO users (email) VALUES ('a')", "additive"],
     ["CREATE TABLE t (id INT)", "additive"],
     ["SELECT * INTO backup FROM users", "additive"],
+    ["ATTACH 'other.db' AS o; INSERT INTO t SELECT * FROM o.t; DETACH o", "additive"],
+    ["ATTACH 'other.db' AS o; DROP TABLE o.t", "destructive"],
     ["DROP TABLE users", "destructive"],
     ["DELETE FROM users", "destructive"],
     ["UPDATE users SET email = NULL", "destructive"],

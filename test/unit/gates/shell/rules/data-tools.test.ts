@@ -26,6 +26,28 @@ describe("SQL clients apply what they are given", () => {
     ]);
   });
 
+  it("ATTACH adds a database to read from; a loop over databases keeps each one a database", async () => {
+    const { classesWorld } = await import("../../../../../scripts/fixtures/classes-corpus.ts");
+    const env = classesWorld();
+    env.addFile("/workspace/data/other.sqlite", "x");
+    expect(
+      await kinds(
+        [
+          `sqlite3 data/store.sqlite "ATTACH 'data/other.sqlite' AS o; INSERT INTO t SELECT * FROM o.t"`,
+          `for db in data/*.sqlite; do sqlite3 "$db" '.schema' 'SELECT 1'; done`,
+          `for db in data/*.sqlite; do sqlite3 "$db" 'DROP TABLE t'; done`,
+        ],
+        env,
+      ),
+    ).toEqual([
+      `sqlite3 data/store.sqlite "ATTACH 'data/other.sqlite' AS o; INSERT INTO t SELECT * FROM o.t" -> allow`,
+      `for db in data/*.sqlite; do sqlite3 "$db" '.schema' 'SELECT 1'; done -> allow`,
+      `for db in data/*.sqlite; do sqlite3 "$db" 'DROP TABLE t'; done -> confirm`,
+    ]);
+    const d = await decide(`for db in data/*.sqlite; do sqlite3 "$db" 'DROP TABLE t'; done`, env);
+    expect(d.resources.sort()).toEqual(["/workspace/data/other.sqlite", "/workspace/data/store.sqlite"]);
+  });
+
   it("the destructive statement is named, and the database file is the resource", async () => {
     const d = await decide("sqlite3 data/store.sqlite < data/wipe.sql");
     expect(d.why).toContain("DROP TABLE IF EXISTS orders");

@@ -64,6 +64,13 @@ describe("in-place editors", () => {
     ]);
   });
 
+  it("argdo/bufdo/silent run their command on every file", async () => {
+    expect(await kinds(["vim -es -c 'argdo %s/\\r$//e | update' -c 'qa!' src/*.ts", "vim -es -c 'argdo %d | update' -c 'qa!' src/*.ts"])).toEqual([
+      "vim -es -c 'argdo %s/\\r$//e | update' -c 'qa!' src/*.ts -> allow",
+      "vim -es -c 'argdo %d | update' -c 'qa!' src/*.ts -> confirm",
+    ]);
+  });
+
   it("an edit script that cannot be read is not understood", async () => {
     const d = await decide("curl -s https://downloads.invalid/x.ed | ed -s README.md");
     expect(d.kind).toBe("confirm");

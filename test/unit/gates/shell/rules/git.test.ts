@@ -189,6 +189,22 @@ describe("git: history, refs and remotes", () => {
     ]);
   });
 
+  it("config: the repository's own settings pass; another file or a command-valued key is judged", async () => {
+    expect(
+      await kinds([
+        "git config --local commit.gpgsign true",
+        "git config -f ~/notes.cfg a.b c",
+        "git config --system core.editor vim",
+        "git config core.pager 'rm -rf src'",
+      ]),
+    ).toEqual([
+      "git config --local commit.gpgsign true -> allow",
+      "git config -f ~/notes.cfg a.b c -> confirm",
+      "git config --system core.editor vim -> confirm",
+      "git config core.pager 'rm -rf src' -> confirm",
+    ]);
+  });
+
   it("config: reads pass, writes go to .git/config or ~/.gitconfig", async () => {
     expect(
       await kinds([
@@ -203,9 +219,9 @@ describe("git: history, refs and remotes", () => {
       "git config --get commit.gpgsign -> allow",
       "git config commit.gpgsign -> allow",
       "git config --list -> allow",
-      "git config commit.gpgsign true -> confirm",
+      "git config commit.gpgsign true -> allow",
       "git config --global core.hooksPath /tmp/hooks -> confirm",
-      "git config --unset commit.gpgsign -> confirm",
+      "git config --unset commit.gpgsign -> allow",
     ]);
   });
 
@@ -238,6 +254,18 @@ describe("git: history, refs and remotes", () => {
       "git apply --check patches/remove-routes.diff -> allow",
       "git apply --cached patches/remove-routes.diff -> allow",
       "git apply -R patches/fix-typo.diff -> allow",
+    ]);
+    // --include/--exclude limit the files applied.
+    expect(
+      await kinds([
+        "git apply --include='src/util/*' patches/remove-routes.diff",
+        "git apply --exclude='src/routes/*' patches/remove-routes.diff",
+        "git apply --include='src/*' patches/remove-routes.diff",
+      ]),
+    ).toEqual([
+      "git apply --include='src/util/*' patches/remove-routes.diff -> allow",
+      "git apply --exclude='src/routes/*' patches/remove-routes.diff -> allow",
+      "git apply --include='src/*' patches/remove-routes.diff -> confirm",
     ]);
     // Text that holds no diff is rejected: nothing is applied.
     expect((await decide("git apply <<'EOF'\n*** Begin Patch\n+rm -rf ~\n*** End Patch\nEOF")).kind).toBe("allow");

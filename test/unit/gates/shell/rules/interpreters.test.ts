@@ -107,6 +107,22 @@ describe("interpreter catalogue", () => {
     ]);
   });
 
+  it("a read-modify-write of the same file is an edit; the write's own target decides, not every literal", async () => {
+    const rmw =
+      'python3 - <<\'EOF\'\nimport json\np = "config/app.json"\nd = json.load(open(p))\nd["debug"] = True\nwith open(p, "w") as f:\n    json.dump(d, f)\nEOF';
+    expect(
+      await kinds([
+        rmw,
+        `node -e "const fs = require('fs'); fs.writeFileSync('out.json', fs.readFileSync('package.json', 'utf8'))"`,
+        `node -e "const fs = require('fs'); fs.writeFileSync('README.md', fs.readFileSync('docs/manual.md', 'utf8'))"`,
+      ]),
+    ).toEqual([
+      `${rmw} -> allow`,
+      `node -e "const fs = require('fs'); fs.writeFileSync('out.json', fs.readFileSync('package.json', 'utf8'))" -> allow`,
+      `node -e "const fs = require('fs'); fs.writeFileSync('README.md', fs.readFileSync('docs/manual.md', 'utf8'))" -> confirm`,
+    ]);
+  });
+
   it("perl -pi: substitutions keep the content, anything else may drop lines", async () => {
     expect(
       await kinds([
