@@ -26,7 +26,7 @@ const GLOBAL_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--na
 
 /** Config keys whose value is a command git runs later. */
 const COMMAND_KEYS =
-  /^(core\.(fsmonitor|sshcommand|pager|editor|askpass)|sequence\.editor|diff\.external|gpg\.program|gpg\.\w+\.program|credential\.helper|alias\.[\w.-]+|uploadpack\.packobjectshook|.*\.textconv|filter\.[\w.-]+\.(clean|smudge|process)|merge\.[\w.-]+\.driver)$/i;
+  /^(core\.(fsmonitor|sshcommand|pager|editor|askpass|hookspath)|include\.path|includeif\..+\.path|sequence\.editor|diff\.external|gpg\.program|gpg\.\w+\.program|credential\.helper|alias\.[\w.-]+|uploadpack\.packobjectshook|.*\.textconv|filter\.[\w.-]+\.(clean|smudge|process)|merge\.[\w.-]+\.driver)$/i;
 const ENV_COMMANDS = ["GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_EDITOR", "GIT_PAGER", "GIT_ASKPASS", "GIT_SEQUENCE_EDITOR", "GIT_PROXY_COMMAND"];
 const NETWORK_SUBS = new Set(["fetch", "pull", "push", "clone", "ls-remote", "remote", "submodule", "archive"]);
 

@@ -203,6 +203,11 @@ describe("git: history, refs and remotes", () => {
       "git config --system core.editor vim -> confirm",
       "git config core.pager 'rm -rf src' -> confirm",
     ]);
+    // Hooks and included files are where git finds commands to run.
+    expect(await kinds(["git config core.hooksPath /tmp/hooks", "git config include.path ~/more.cfg"])).toEqual([
+      "git config core.hooksPath /tmp/hooks -> confirm",
+      "git config include.path ~/more.cfg -> confirm",
+    ]);
   });
 
   it("config: reads pass, writes go to .git/config or ~/.gitconfig", async () => {
