@@ -9,8 +9,10 @@ import { parseWith, loadBashParser, type ParsedScript, type Redirect, type Simpl
 import { cloneState, expandSingle, expandWord, globPaths, initialState, toAbsolute, type Arg, type ShellState } from "./expand.ts";
 import { COMMAND_RULES } from "./rules/index.ts";
 import { runScriptFile } from "./rules/shells.ts";
-import { commandName, type Effect, type Output, type RuleContext } from "./rules/types.ts";
+import { commandName, unversioned, type Effect, type Output, type RuleContext } from "./rules/types.ts";
+import { unknownProgram } from "./rules/unknown.ts";
 import type { Parser } from "web-tree-sitter";
+import { posix } from "node:path";
 
 export interface ParsedCommand {
   /** Expanded argv (unknown parts shown as their source text). */
@@ -36,8 +38,51 @@ const MAX_COMMANDS = 400;
 export async function analyzeBash(command: string, env: EnvView, options: AnalyzeOptions = {}): Promise<ShellAnalysis> {
   const parser = await loadBashParser();
   const run = new AnalysisRun(parser, env);
-  await run.script(command, initialState(env, options.cwd), 0, "command line");
+  const state = initialState(env, options.cwd);
+  await run.script(command, { vars: state.vars, cwd: state.cwd, home: state.home, substitute: pureSubstitution(parser) }, 0, "command line");
   return run.result();
+}
+
+/**
+ * Command substitutions whose output follows from the line alone, computed without running
+ * anything: `pwd`, `dirname P`, `basename P [SUFFIX]`, `echo WORDS`, and `cd D && pwd` (or
+ * `cd D; pwd`), every word known. Anything else stays a run-time value. The substitution's
+ * commands are still analysed where they stand (parse.ts walks them).
+ */
+export function pureSubstitution(parser: Parser): (src: string, state: ShellState) => string | null {
+  return (src, state) => {
+    const inner = src.startsWith("$(") && src.endsWith(")") ? src.slice(2, -1) : src.startsWith("`") && src.endsWith("`") ? src.slice(1, -1) : null;
+    // Only these programs can be computed: skip the parse for anything else (`$(date)`).
+    if (inner === null || inner.length > 300 || !/^\s*(pwd|dirname|basename|echo|cd)\b/.test(inner)) return null;
+    const parsed = parseWith(parser, inner);
+    if (parsed.hasError || parsed.steps.length === 0 || parsed.steps.length > 2) return null;
+    let cwd = state.cwd;
+    for (const [i, step] of parsed.steps.entries()) {
+      if (step.kind !== "command") return null;
+      const c = step.command;
+      if (c.redirects.length || c.assignments.length || c.pipedFrom !== null || c.inSubstitution) return null;
+      const argv: Arg[] = [];
+      for (const w of c.words) argv.push(...expandWord(w, { ...state, cwd }));
+      if (argv.length === 0 || argv.some((a) => a.unknown !== undefined || a.glob)) return null;
+      const name = commandName(argv[0]!.text);
+      const args = argv.slice(1).map((a) => a.text);
+      if (i < parsed.steps.length - 1) {
+        if (name !== "cd" || args.length !== 1 || args[0] === "-") return null;
+        cwd = toAbsolute(args[0]!, cwd);
+        if (cwd === null) return null;
+        continue;
+      }
+      if (name === "pwd" && args.every((a) => a === "-L" || a === "-P")) return cwd === null ? null : cwd.replace(/(.)\/$/, "$1");
+      if (name === "dirname" && args.length === 1) return posix.dirname(args[0]!);
+      if (name === "basename" && (args.length === 1 || args.length === 2) && !args[0]!.startsWith("-")) {
+        const b = posix.basename(args[0]!);
+        return args[1] !== undefined && b.endsWith(args[1]) && b !== args[1] ? b.slice(0, -args[1].length) : b;
+      }
+      if (name === "echo" && !args.some((a) => a.startsWith("-"))) return args.join(" ");
+      return null;
+    }
+    return null;
+  };
 }
 
 class AnalysisRun {
@@ -46,6 +91,8 @@ class AnalysisRun {
   readonly unknowns: string[] = [];
   /** Files written on this command line: content when known. */
   readonly written = new Map<string, string | null>();
+  /** Shell functions defined on this line: calling one runs its body, analysed where it is defined. */
+  readonly functions = new Set<string>();
   private count = 0;
   /** See RuleContext.worldChangedEarlier; set as each simple command starts. */
   private changedBefore = false;
@@ -63,12 +110,14 @@ class AnalysisRun {
     this.unknowns.push(why);
   }
 
-  async script(source: string, state: ShellState, depth: number, why: string): Promise<void> {
+  async script(source: string, state: ShellState, depth: number, why: string, skipUnparsable = false): Promise<void> {
     if (depth > MAX_DEPTH) {
       this.unknown(`${why}: nested too deeply to analyse`);
       return;
     }
     const parsed = parseWith(this.parser, source);
+    // bash parses a one-line `-c` string before running any of it: a syntax error runs nothing.
+    if (parsed.hasError && skipUnparsable && !source.includes("\n")) return;
     if (parsed.hasError) this.unknown(`${why}: cannot parse (${parsed.errors.join("; ")})`);
     await this.steps(parsed, state, depth);
   }
@@ -86,6 +135,9 @@ class AnalysisRun {
         case "leave-scope":
           state = scopes.pop() ?? state;
           break;
+        case "define-function":
+          this.functions.add(step.name);
+          break;
         default:
           await this.step(step, state, depth, parsed, outputs);
       }
@@ -93,7 +145,7 @@ class AnalysisRun {
   }
 
   private async step(
-    step: Exclude<Step, { kind: "enter-scope" | "leave-scope" }>,
+    step: Exclude<Step, { kind: "enter-scope" | "leave-scope" | "define-function" }>,
     state: ShellState,
     depth: number,
     parsed: ParsedScript,
@@ -162,7 +214,8 @@ class AnalysisRun {
 
     this.changedBefore = this.effects.some((e) => e.op !== "read") || this.unknowns.length > 0;
     const writes: { path: string; append: boolean }[] = [];
-    const stdinFromRedirect = await this.redirects(cmd.redirects, state, argv, writes);
+    const firstEffect = this.effects.length;
+    const { stdin: stdinFromRedirect, fed } = await this.redirects(cmd.redirects, state, argv, writes);
 
     if (cmd.words.length === 0) {
       // `X=1 > f`: assignments without a command persist in the shell.
@@ -193,17 +246,38 @@ class AnalysisRun {
       }
     }
     let output: Output = { kind: "unknown", why: `output of ${cmd.src.slice(0, 60)}` };
-    await this.dispatch(argv, cmd, cmdState, state, depth, stdin, (o) => (output = o));
+    await this.dispatch(argv, cmd, cmdState, state, depth, stdin, (o) => (output = o), fed || cmd.pipedFrom !== null);
     outputs.set(cmd.id, output);
+    // `sort f > f`, `jq . f > f`: the shell empties f before the command reads it.
+    for (const w of writes) {
+      if (w.append) continue;
+      const reads = this.effects.slice(firstEffect).some((e) => e.op === "read" && !e.contents && e.path === w.path);
+      if (!reads) continue;
+      const why = "a > redirection empties the file the command reads";
+      const at = this.effects.findIndex((e, k) => k >= firstEffect && e.op === "write" && e.path === w.path);
+      if (at >= 0) this.effects[at] = { ...this.effects[at]!, destructive: true, why };
+      else this.effects.push({ op: "write", path: w.path, destructive: true, why });
+    }
     // `cat > x.sh <<EOF`, `echo ... > x.sh`: remember the content for a later `bash x.sh`.
     const out = output as Output;
     for (const w of writes) this.written.set(w.path, !w.append && out.kind === "text" ? out.text : null);
   }
 
-  /** Handles redirections; returns stdin content given by a heredoc / herestring / `< file`. */
-  private async redirects(redirects: readonly Redirect[], state: ShellState, argv: Arg[], writes: { path: string; append: boolean }[]): Promise<Output | null> {
+  /**
+   * Handles redirections; returns stdin content given by a heredoc / herestring / `< file`, and
+   * whether anything but /dev/null is fed to stdin.
+   */
+  private async redirects(
+    redirects: readonly Redirect[],
+    state: ShellState,
+    argv: Arg[],
+    writes: { path: string; append: boolean }[],
+  ): Promise<{ stdin: Output | null; fed: boolean }> {
     let stdin: Output | null = null;
+    let fed = false;
     for (const r of redirects) {
+      const toStdin = r.fd === null || r.fd === 0;
+      if (toStdin && (r.heredoc || r.op === "<<<" || r.op === "<" || r.op === "<&" || r.op === "<>")) fed = true;
       if (r.heredoc) {
         if (r.heredoc.quoted) stdin = { kind: "text", text: r.heredoc.body };
         else {
@@ -218,7 +292,10 @@ class AnalysisRun {
         stdin = target.unknown ? { kind: "unknown", why: target.unknown } : { kind: "text", text: target.text + "\n" };
         continue;
       }
-      if ((r.op === ">&" || r.op === "<&") && /^(\d+|-)$/.test(target.text)) continue; // fd duplication
+      if ((r.op === ">&" || r.op === "<&") && /^(\d+|-)$/.test(target.text)) {
+        if (r.op === "<&" && target.text === "-") fed = false;
+        continue; // fd duplication
+      }
       const isRead = r.op === "<";
       const label = `redirection ${r.op} ${r.target.src}`;
       if (target.unknown) {
@@ -235,7 +312,10 @@ class AnalysisRun {
         this.unknown(`${label}: relative to an unknown directory`);
         continue;
       }
-      if (isHarmlessDevice(abs)) continue;
+      if (isHarmlessDevice(abs)) {
+        if (isRead && toStdin) fed = false;
+        continue;
+      }
       if (isRead) {
         this.effects.push({ op: "read", path: abs, why: label });
         const text = await this.readScript(abs);
@@ -248,13 +328,20 @@ class AnalysisRun {
       }
       const append = r.op === ">>" || r.op === "&>>";
       const existing = append ? null : await this.env.lstat(abs);
-      // `> f` truncates: destroying content when the command writes nothing (`: > f`, `> f`).
+      // `> f` truncates: destroying content when the command writes nothing (`: > f`, `> f`), and
+      // replacing it when the file exists and is not empty (an output file, like `cp` over it).
       const emptying = !append && (argv.length === 0 || isSilent(argv)) && existing !== null && existing.size > 0;
-      this.effects.push({ op: "write", path: abs, why: emptying ? `${label} empties the file` : label, ...(emptying ? { destructive: true } : {}) });
+      const replaces = !emptying && existing !== null && existing.type !== "dir" && existing.size > 0;
+      this.effects.push({
+        op: "write",
+        path: abs,
+        why: emptying ? `${label} empties the file` : replaces ? `${label} replaces the existing file` : label,
+        ...(emptying || replaces ? { destructive: true } : {}),
+      });
       this.written.set(abs, null);
       writes.push({ path: abs, append });
     }
-    return stdin;
+    return { stdin, fed };
   }
 
   async readScript(path: string): Promise<string | null> {
@@ -270,6 +357,7 @@ class AnalysisRun {
     depth: number,
     stdin: Output,
     setOutput: (o: Output) => void,
+    stdinFed: boolean,
   ): Promise<void> {
     if (argv.length === 0) return;
     const head = argv[0]!;
@@ -278,10 +366,12 @@ class AnalysisRun {
       return;
     }
     const name = commandName(head.text);
-    const ctx = this.context(cmd, state, outer, depth, stdin, setOutput, head.text);
-    const rule = COMMAND_RULES.get(name);
+    const ctx = this.context(cmd, state, outer, depth, stdin, setOutput, head.text, stdinFed);
+    const base = COMMAND_RULES.has(name) ? null : unversioned(name);
+    const rule = COMMAND_RULES.get(name) ?? (base !== null ? COMMAND_RULES.get(base) : undefined);
     if (rule) await rule(argv.slice(1), ctx);
     else if (head.text.includes("/")) await runScriptFile(head.text, argv.slice(1), ctx);
+    else if (!this.functions.has(name)) await unknownProgram(argv.slice(1), ctx);
   }
 
   private context(
@@ -292,6 +382,7 @@ class AnalysisRun {
     stdin: Output,
     setOutput: (o: Output) => void,
     name: string,
+    stdinFed: boolean,
   ): RuleContext {
     const run = this;
     const ctx: RuleContext = {
@@ -301,6 +392,7 @@ class AnalysisRun {
       depth,
       worldChangedEarlier: this.changedBefore,
       name,
+      stdinFed,
       effect: (e) => run.effects.push(e),
       unknown: (why) => run.unknown(why),
       async paths(arg, purpose) {
@@ -333,9 +425,9 @@ class AnalysisRun {
           }
         }
       },
-      dispatch: (argv, why, payloadStdin) => {
+      dispatch: (argv, why, payloadStdin, opts = {}) => {
         void why;
-        return run.dispatch(argv, cmd, state, outer, depth, payloadStdin ?? stdin, () => {});
+        return run.dispatch(argv, cmd, state, outer, depth, payloadStdin ?? stdin, () => {}, opts.stdinFed ?? stdinFed);
       },
       async script(source, why, opts = {}) {
         if (opts.shared) {
@@ -346,7 +438,8 @@ class AnalysisRun {
         const child = cloneState(state);
         for (const [k, v] of child.vars) if (!v.exported) child.vars.delete(k);
         for (const [k, v] of opts.extraVars ?? []) child.vars.set(k, { kind: "known", values: [v], exported: true });
-        await run.script(source, child, depth + 1, why);
+        for (const [k, why] of opts.unknownVars ?? []) child.vars.set(k, { kind: "unknown", why, exported: true });
+        await run.script(source, child, depth + 1, why, opts.skipUnparsable === true);
       },
       stdin: async () => stdin,
       readScript: (p) => run.readScript(p),

@@ -1,8 +1,9 @@
 /**
  * Read-only dry runs that name the real targets of opaque deletions: `find ... -delete` (or
- * `-exec rm {}`) is re-run with the deleting action replaced by a listing action, and
- * `rsync --delete` is re-run with `-n -i`, both inside the trial's sandbox with the world bound
- * read-only (EnvView.runGateProcess). Every function returns null when the listing cannot be
+ * `-exec rm {}`) is re-run with the deleting action replaced by a listing action,
+ * `rsync --delete` is re-run with `-n -i`, and an archive about to be extracted is listed
+ * (`tar -t`, `unzip -Z1`), all inside the trial's sandbox with the world bound read-only
+ * (EnvView.runGateProcess). Every function returns null when the listing cannot be
  * trusted (no sandbox, unknown or globbed words, side-effecting or order-dependent predicates,
  * an error, a timeout, too many entries, unparsable output); the caller then keeps the
  * directory-level effect.
@@ -212,6 +213,30 @@ export function rsyncDeletes(args: readonly Arg[]): boolean {
 /** `name` (relative, maybe with a trailing slash) under `dest`, normalised. */
 function under(dest: string, name: string): string {
   return posix.join(dest, name).replace(/(.)\/+$/, "$1");
+}
+
+// ---------------------------------------------------------------- archives
+
+/**
+ * The file names an archive holds, relative to where it is extracted, from `tar -t ... -f A` or
+ * `unzip -Z1 A` run in `cwd`; null when the listing cannot be trusted (too many entries, names
+ * that climb out or are absolute, a failure).
+ */
+export async function listArchive(env: EnvView, cwd: string | null, argv: readonly string[]): Promise<string[] | null> {
+  if (cwd === null || !env.runGateProcess) return null;
+  const tool = argv[0] === "tar" ? "/usr/bin/tar" : argv[0] === "unzip" ? "/usr/bin/unzip" : null;
+  if (tool === null) return null;
+  const stdout = await runListing(env, ["/usr/bin/env", "-C", cwd, tool, ...argv.slice(1)]);
+  if (stdout === null) return null;
+  const names = stdout.split("\n").filter((l) => l !== "" && !l.endsWith("/"));
+  if (names.length > DRY_RUN_MAX_PATHS) return null;
+  const out: string[] = [];
+  for (const n of names) {
+    const rel = n.replace(/^\.\//, "").replace(/^\/+/, "");
+    if (rel.split("/").includes("..") || rel.includes("\\")) return null;
+    out.push(rel);
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------- runner

@@ -16,6 +16,11 @@ export interface ShellState {
   /** null once a `cd` went somewhere the analyser cannot know. */
   cwd: string | null;
   readonly home: string;
+  /**
+   * The output of a command substitution the analyser can compute without running anything
+   * (`$(pwd)`, `$(dirname "$0")`, `$(cd "$D" && pwd)`...), or null (analyze.ts provides it).
+   */
+  readonly substitute: ((src: string, state: ShellState) => string | null) | undefined;
 }
 
 /** One argv entry after expansion. */
@@ -35,7 +40,8 @@ const MAX_ALTERNATIVES = 32;
 const IFS = /[ \t\n]+/;
 
 export function cloneState(s: ShellState): ShellState {
-  return { vars: new Map(s.vars), cwd: s.cwd, home: s.home };
+  // One object shape for every state (the hot paths read these fields).
+  return { vars: new Map(s.vars), cwd: s.cwd, home: s.home, substitute: s.substitute };
 }
 
 export function initialState(env: EnvView, cwd?: string): ShellState {
@@ -46,7 +52,8 @@ export function initialState(env: EnvView, cwd?: string): ShellState {
   set("TMPDIR", SANDBOX_TMP);
   set("USER", "user");
   set("PATH", "/usr/local/bin:/usr/bin:/bin");
-  return { vars, cwd: cwd ?? env.cwd, home: env.home };
+  set("0", "bash");
+  return { vars, cwd: cwd ?? env.cwd, home: env.home, substitute: undefined };
 }
 
 /** A variable's candidate values, or the reason it is unknown. Unset variables expand to "". */
@@ -142,7 +149,10 @@ function appendValue(p: Partial, value: string, quoted: boolean): void {
 }
 
 function partValues(p: Exclude<WordPart, { kind: "lit" }>, state: ShellState): { values: string[] } | { unknown: string } {
-  if (p.kind === "dynamic") return { unknown: `${p.src} is computed at run time` };
+  if (p.kind === "dynamic") {
+    const v = p.what === "command-substitution" && state.substitute ? state.substitute(p.src, state) : null;
+    return v === null ? { unknown: `${p.src} is computed at run time` } : { values: [v] };
+  }
   const v = lookupVar(state, p.name);
   if (p.fallback && "values" in v && v.values.every((x) => x === "")) {
     const fb = expandSingle(p.fallback, state);

@@ -6,6 +6,9 @@
  * - destructive effects (deletion, truncation/overwrite, recursive chmod/chown, git history
  *   and work-tree destroyers, external resources) or anything not understood -> confirm,
  *   naming the resolved targets so an attentive user can judge them;
+ * - a program without a rule (rules/unknown.ts): inline code or input on stdin -> confirm;
+ *   a path it is given -> deny when reading it is denied (a secret), confirm when writing it
+ *   would be denied or confirmed (outside the workspace, protected), else nothing;
  * - path-policy confirmations (.env, shell rc files, outside the workspace) -> confirm;
  * - otherwise (reads, ordinary writes inside the workspace) -> allow.
  * Fails closed: an analysis error denies.
@@ -28,8 +31,12 @@ import {
   BENCHMARK_PATH_POLICY_OPTIONS,
   compilePolicy,
   isInside,
+  judgeTarget,
   judgeTargets,
   parsePathPolicy,
+  PathResolutionError,
+  resolveTarget,
+  targetResources,
   type PathInput,
   type PathPolicy,
 } from "../path-policy/index.ts";
@@ -121,7 +128,17 @@ export async function decideEffects(effects: readonly Effect[], unknowns: readon
     risk = higherRisk(risk, r);
   };
 
+  let unsure = false;
   for (const e of effects) {
+    if (e.unsure) {
+      const u = await judgeUnsure(e, env, policy, compiled.workspaceRoots);
+      if (u === null) continue;
+      if (u.kind === "deny") return u.decision;
+      reasons.push(u.reason);
+      for (const r of u.resources) addResource(r);
+      unsure = true;
+      continue;
+    }
     if (e.external) {
       reasons.push(`${e.why}: ${e.path}`);
       addResource(e.path);
@@ -177,8 +194,43 @@ export async function decideEffects(effects: readonly Effect[], unknowns: readon
       ? "Run a shell command the gate cannot fully analyse?"
       : effects.some((e) => e.destructive && e.op === "delete")
         ? "Allow a shell command that deletes files?"
-        : "Allow a shell command that changes protected or existing data?";
+        : unsure && !effects.some((e) => e.destructive)
+          ? "Let a program the gate has no rule for use these paths?"
+          : "Allow a shell command that changes protected or existing data?";
   return { kind: "confirm", title, description: reasons.join("\n"), resources, risk };
+}
+
+/**
+ * A path given to a program the gate has no rule for (Effect.unsure): denied when reading it is
+ * denied (a secret), asked about when writing it would be denied or confirmed (outside the
+ * workspace, a protected path), else nothing. Resolution uses the path policy's own machinery
+ * (links, `..`); a path that cannot be resolved denies, like every path-policy judgement.
+ */
+async function judgeUnsure(
+  e: Effect,
+  env: EnvView,
+  policy: PathPolicy,
+  workspaceRoots: readonly string[],
+): Promise<null | { kind: "deny"; decision: Decision } | { kind: "confirm"; reason: string; resources: string[] }> {
+  let target;
+  try {
+    target = await resolveTarget(e.path, env, { links: policy.links });
+  } catch (err) {
+    const why = err instanceof PathResolutionError ? err.message : `the environment could not answer (${(err as Error)?.message ?? String(err)})`;
+    return { kind: "deny", decision: { kind: "deny", code: "path_unresolvable", reason: `cannot resolve ${JSON.stringify(e.path)}: ${why}` } };
+  }
+  const read = judgeTarget(target, "read", policy, env.home);
+  if (read.verdict === "deny") return { kind: "deny", decision: { kind: "deny", code: read.code ?? "path_denied", reason: `${e.why} ${read.reason}` } };
+  const write = judgeTarget(target, "write", policy, env.home);
+  if (write.verdict === "allow") return null;
+  const outside = [target.real, target.absolute].some((p) => !workspaceRoots.some((r) => isInside(r, p)));
+  const shown = tildePath(target.absolute, env.home);
+  const reason = outside ? `${e.why} a path outside the workspace: ${shown}` : `${e.why} a protected path: ${write.reason}`;
+  return { kind: "confirm", reason, resources: targetResources(target) };
+}
+
+function tildePath(p: string, home: string): string {
+  return p === home ? "~" : p.startsWith(`${home}/`) ? `~${p.slice(home.length)}` : p;
 }
 
 /**
@@ -199,7 +251,8 @@ function rootOf(e: Effect, roots: string[]): string | null {
 
 export const shellAstLayer: GateDefinition = {
   name: "shell-ast",
-  summary: "tree-sitter bash analysis: what a command line would read, write or destroy, judged by the path policy",
+  summary:
+    "tree-sitter bash analysis: what a command line would read, write or destroy, judged by the path policy; a program without a rule is asked about when given code, stdin or a path outside the workspace",
   modules: [moduleBeside(import.meta.url, "./gate.ts")],
   create: createShellAstGate,
 };

@@ -1,14 +1,22 @@
 /**
- * Interpreter one-liners and scripts (python -c, node -e, perl -e, ruby -e, php -r): which file
- * APIs they call and which literal path strings they mention. Heuristic by nature; code it
- * cannot read (exec/eval, decoding, shell-outs with computed strings) is reported as unknown.
+ * Interpreter one-liners and scripts (python -c, node -e, perl -e, ruby -e, php -r, lua -e,
+ * Rscript -e, julia -e, tclsh): which file APIs they call and which literal path strings they
+ * mention. Heuristic by nature; code it cannot read (exec/eval, decoding, shell-outs with
+ * computed strings) is reported as unknown. Languages without a scanner here are never read:
+ * their code is not understood (rules/interpreters.ts).
  */
 
-export type Language = "python" | "node" | "perl" | "ruby" | "php";
+export type Language = "python" | "node" | "perl" | "ruby" | "php" | "lua" | "r" | "julia" | "tcl";
 
 export interface CodeScan {
   readonly deletes: string[];
   readonly writes: string[];
+  /** Whole-file writes that replace a file's content (open "w", writeFile, File.write...). */
+  readonly truncates: string[];
+  /** The first argument of each whole-file write, as written (`"out.txt"`, `p`); empty when none was found. */
+  readonly writeTargets: string[];
+  /** The first argument of each file read (`open(p)`, `readFileSync("a")`), as written. */
+  readonly readArgs: string[];
   /** Literal shell commands passed to os.system / subprocess / execSync / system / backticks. */
   readonly shell: string[];
   /** Reasons the code cannot be understood statically. */
@@ -33,6 +41,7 @@ const DELETE_APIS: Record<Language, RegExp[]> = {
     /\bfs\.promises\.(rm|rmdir|unlink|rename)\b/,
     /\brimraf\b/,
     /\bremove(Sync)?\s*\(/,
+    /\bDeno\.(remove|removeSync|rename|renameSync)\b/,
   ],
   perl: [/\bunlink\b/, /\brmtree\b/, /\bremove_tree\b/, /\brmdir\b/, /\brename\b/, /\bmove\s*\(/],
   ruby: [
@@ -40,12 +49,20 @@ const DELETE_APIS: Record<Language, RegExp[]> = {
     /\bFile\.(delete|unlink|rename)\b/,
     /\bDir\.(rmdir|delete|unlink)\b/,
   ],
-  php: [/\b(unlink|rmdir|rename)\s*\(/],
+  php: [/\b(unlink|rmdir|rename)\s*\(/, /['"](unlink|rmdir)['"]/],
+  lua: [/\bos\.(remove|rename)\b/],
+  r: [/\b(file\.remove|unlink|file\.rename)\s*\(/],
+  julia: [/\b(rm|mv)\s*\(/],
+  tcl: [/\bfile\s+(delete|rename)\b/],
 };
+
+/** Call arguments with one level of nested parentheses: `open(os.path.join(a, b), "w")`. */
+const ARGS = String.raw`(?:[^()]|\([^()]*\))*`;
+const re = (source: string) => new RegExp(source);
 
 const WRITE_APIS: Record<Language, RegExp[]> = {
   python: [
-    /\bopen\s*\([^)]*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+][^'"]*['"]/,
+    re(String.raw`\bopen\s*\(${ARGS},\s*(?:mode\s*=\s*)?['"][^'"]*[wax+][^'"]*['"]`),
     /\.write_(text|bytes)\s*\(/,
     /\bos\.(truncate|chmod|chown)\b/,
     /\bshutil\.(copy|copyfile|copy2|copytree|chown)\b/,
@@ -53,10 +70,70 @@ const WRITE_APIS: Record<Language, RegExp[]> = {
   ],
   node: [
     /\b(writeFile|writeFileSync|appendFile|appendFileSync|truncate|truncateSync|copyFile|copyFileSync|cp|cpSync|chmod|chmodSync|createWriteStream|mkdir|mkdirSync)\s*\(/,
+    /\bDeno\.(writeTextFile|writeTextFileSync|writeFile|writeFileSync|truncate|truncateSync|create|createSync|copyFile|copyFileSync|mkdir|mkdirSync|chmod|chmodSync)\b/,
+    /\bBun\.write\b/,
   ],
-  perl: [/\bopen\s*\(?\s*[\w$]+\s*,\s*['"]\s*(>|>>|\+<)/, /\bopen\s*\(?\s*[\w$]+\s*,\s*['"]\s*>/, /\btruncate\b/, /\bchmod\b/],
-  ruby: [/\bFile\.(write|open\s*\([^)]*['"][wa])/, /FileUtils\.(cp|cp_r|touch|chmod|chmod_R|mkdir_p|ln_s|ln_sf)\b/, /\bIO\.write\b/],
-  php: [/\b(file_put_contents|fopen\s*\([^)]*['"][wax]|copy|chmod|touch)\s*\(/],
+  perl: [/\bopen\s*\(?\s*(?:my\s+|our\s+|local\s+)?[\w$*]+\s*,\s*['"]\s*(>|>>|\+<|\+>)/, /\btruncate\b/, /\bchmod\b/],
+  ruby: [re(String.raw`\bFile\.(write|open\s*\(${ARGS}['"][wa])`), /FileUtils\.(cp|cp_r|touch|chmod|chmod_R|mkdir_p|ln_s|ln_sf)\b/, /\bIO\.write\b/],
+  php: [re(String.raw`\b(file_put_contents|fopen\s*\(${ARGS}['"][wax]|copy|chmod|touch)\s*\(`)],
+  lua: [re(String.raw`\bio\.open\s*\(${ARGS},\s*['"][wa+]`), /\bio\.output\b/],
+  r: [
+    /\b(writeLines|write|write\.csv|write\.table|saveRDS|save|sink|file\.copy|file\.create|dir\.create|Sys\.chmod)\s*\(/,
+    re(String.raw`\bfile\s*\(${ARGS}['"][wa]`),
+    re(String.raw`\bcat\s*\(${ARGS}\bfile\s*=`),
+  ],
+  julia: [/\b(write|touch|cp|mkdir|mkpath|chmod)\s*\(/, re(String.raw`\bopen\s*\(${ARGS}['"][wa+]`)],
+  tcl: [/\bfile\s+(copy|mkdir|attributes)\b/, /\bopen\s+\S+\s+[wa]/],
+};
+
+/** The file argument of whole-file writes (group 1), per language. */
+const FIRST_ARG = String.raw`\s*\(\s*([^,()]+?)\s*`;
+const WRITE_TARGETS: Partial<Record<Language, RegExp>> = {
+  python: re(String.raw`\bopen${FIRST_ARG},\s*(?:mode\s*=\s*)?['"][^'"a]*w`),
+  node: re(
+    String.raw`\b(?:writeFileSync|writeFile|truncateSync|truncate|Deno\.writeTextFileSync|Deno\.writeTextFile|Deno\.writeFileSync|Deno\.writeFile|Bun\.write)${FIRST_ARG}[,)]`,
+  ),
+  ruby: re(String.raw`\b(?:File\.write|IO\.write)${FIRST_ARG}[,)]|\bFile\.open${FIRST_ARG},\s*['"]w`),
+  php: re(String.raw`\bfile_put_contents${FIRST_ARG},|\bfopen${FIRST_ARG},\s*['"][wx]`),
+  perl: /\bopen\s*\(?\s*(?:my\s+|our\s+|local\s+)?[\w$*]+\s*,\s*(?:['"]\s*\+?>(?!>)\s*['"]\s*,\s*([^,()]+?)\s*[,)]|(['"])\s*\+?>(?!>)\s*([^'"]+)\2)/,
+  lua: re(String.raw`\bio\.open${FIRST_ARG},\s*['"]w`),
+};
+/** The file argument of reads (group 1). */
+const READ_ARGS: Partial<Record<Language, RegExp>> = {
+  python: re(String.raw`\bopen${FIRST_ARG}(?:\)|,\s*(?:mode\s*=\s*)?['"]r)`),
+  node: re(String.raw`\b(?:readFileSync|readFile|Deno\.readTextFileSync|Deno\.readTextFile|Bun\.file)${FIRST_ARG}[,)]`),
+  ruby: re(String.raw`\b(?:File\.read|IO\.read|File\.readlines)${FIRST_ARG}[,)]`),
+  php: re(String.raw`\bfile_get_contents${FIRST_ARG}[,)]`),
+  perl: /\bopen\s*\(?\s*(?:my\s+|our\s+|local\s+)?[\w$*]+\s*,\s*(?:['"]\s*<\s*['"]\s*,\s*([^,()]+?)\s*[,)]|(['"])\s*<?\s*([^'">|]+)\2)/,
+  lua: re(String.raw`\bio\.(?:open|lines)${FIRST_ARG}(?:\)|,\s*['"]r)`),
+};
+
+function firstArgs(r: RegExp | undefined, code: string): string[] {
+  if (!r) return [];
+  const g = new RegExp(r.source, "g");
+  const out: string[] = [];
+  for (const m of code.matchAll(g)) {
+    const arg = m[1] ?? (m[3] !== undefined ? `"${m[3]}"` : undefined);
+    if (arg !== undefined) out.push(arg.trim());
+  }
+  return out;
+}
+
+/** Writes that replace a whole file's content (a subset of WRITE_APIS). */
+const TRUNCATE_APIS: Record<Language, RegExp[]> = {
+  python: [re(String.raw`\bopen\s*\(${ARGS},\s*(?:mode\s*=\s*)?['"][^'"a]*w[^'"a]*['"]`), /\.write_(text|bytes)\s*\(/, /\btruncate\b/],
+  node: [
+    /\b(writeFile|writeFileSync|truncate|truncateSync|copyFile|copyFileSync)\s*\(/,
+    /\bDeno\.(writeTextFile|writeTextFileSync|writeFile|writeFileSync|truncate|truncateSync|create|createSync)\b/,
+    /\bBun\.write\b/,
+  ],
+  perl: [/\bopen\s*\(?\s*(?:my\s+|our\s+|local\s+)?[\w$*]+\s*,\s*['"]\s*(>(?!>)|\+>)/, /\btruncate\b/],
+  ruby: [re(String.raw`\bFile\.(write|open\s*\(${ARGS}['"]w)`), /\bIO\.write\b/],
+  php: [/\bfile_put_contents\s*\((?![^;]*FILE_APPEND)/, re(String.raw`\bfopen\s*\(${ARGS}['"][wx]`)],
+  lua: [re(String.raw`\bio\.open\s*\(${ARGS},\s*['"]w`), /\bio\.output\b/],
+  r: [/\b(writeLines|write\.csv|write\.table|saveRDS|save|sink)\s*\(/, re(String.raw`\bfile\s*\(${ARGS}['"]w`)],
+  julia: [/\bwrite\s*\(/, re(String.raw`\bopen\s*\(${ARGS}['"]w`)],
+  tcl: [/\bopen\s+\S+\s+w/],
 };
 
 const SHELL_APIS: Record<Language, RegExp> = {
@@ -65,6 +142,10 @@ const SHELL_APIS: Record<Language, RegExp> = {
   perl: /\b(system|exec)\b|`|\bqx\b/,
   ruby: /\b(system|exec|spawn|%x)\b|`|\bOpen3\b/,
   php: /\b(system|exec|shell_exec|passthru|popen|proc_open)\s*\(|`/,
+  lua: /\bos\.execute\b|\bio\.popen\b/,
+  r: /\b(system|system2|shell)\s*\(/,
+  julia: /\b(run|pipeline|spawn)\s*\(|`/,
+  tcl: /\bexec\b|\bopen\s+["{]?\|/,
 };
 
 const OPAQUE: Record<Language, RegExp> = {
@@ -73,6 +154,10 @@ const OPAQUE: Record<Language, RegExp> = {
   perl: /\beval\b|decode_base64|\bpack\s*\(/,
   ruby: /\b(eval|instance_eval|send|public_send)\b|Base64|\.unpack/,
   php: /\b(eval|assert|base64_decode|create_function)\s*\(/,
+  lua: /\b(load|loadstring|loadfile|dofile|require)\s*\(|string\.char/,
+  r: /\b(eval|parse|source|do\.call|get|match\.fun|rawToChar)\s*\(/,
+  julia: /\b(eval|include|include_string)\s*\(|Meta\.parse|@eval/,
+  tcl: /\b(eval|uplevel|subst|source|interp)\b/,
 };
 
 const NOT_PATHS = new Set([
@@ -104,6 +189,7 @@ const NOT_PATHS = new Set([
 export function scanCode(language: Language, code: string): CodeScan {
   const deletes = DELETE_APIS[language].filter((r) => r.test(code)).map((r) => matchText(r, code));
   const writes = WRITE_APIS[language].filter((r) => r.test(code)).map((r) => matchText(r, code));
+  const truncates = TRUNCATE_APIS[language].filter((r) => r.test(code)).map((r) => matchText(r, code));
   const opaque: string[] = [];
   if (OPAQUE[language].test(code)) opaque.push(`${language} code evaluates or decodes dynamic code (${matchText(OPAQUE[language], code)})`);
   const literals = stringLiterals(code);
@@ -115,7 +201,23 @@ export function scanCode(language: Language, code: string): CodeScan {
     if (shell.length === 0) opaque.push(`${language} code runs shell commands: ${matchText(SHELL_APIS[language], code)}`);
   }
   const reads = /\bopen\s*\(|readFile|File\.read|file_get_contents|\bread_text\b/.test(code) ? ["reads files"] : [];
-  return { deletes, writes, shell, opaque, literals: literals.filter(looksLikePath), reads };
+  // Module names (`require("fs")`, `import x from "y"`, `require "fileutils"`) are not paths.
+  const modules = new Set(
+    [...code.matchAll(/\b(?:require|import|from|__import__|import_module|library|dofile|using)\s*\(?\s*(['"])([^'"\n]+)\1/g)].map((m) => m[2]!),
+  );
+  const writeTargets = truncates.length ? firstArgs(WRITE_TARGETS[language], code) : [];
+  const readArgs = truncates.length ? firstArgs(READ_ARGS[language], code) : [];
+  return {
+    deletes,
+    writes,
+    truncates,
+    writeTargets,
+    readArgs,
+    shell,
+    opaque,
+    literals: literals.filter((l) => looksLikePath(l) && !modules.has(l)),
+    reads,
+  };
 }
 
 function matchText(r: RegExp, code: string): string {
@@ -142,7 +244,7 @@ function looksLikePath(s: string): boolean {
 function literalShellCommands(code: string, language: Language): string[] {
   const out: string[] = [];
   const call =
-    /\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen)|execSync|exec|spawnSync|system|shell_exec|passthru)\s*\(\s*(?:\[\s*)?(['"])((?:\\.|(?!\1)[^\\])*)\1\s*(,|\))/g;
+    /\b(?:os\.system|os\.popen|os\.execute|io\.popen|subprocess\.(?:run|call|check_call|check_output|Popen)|execSync|exec|spawnSync|system|system2|shell_exec|passthru)\s*\(\s*(?:\[\s*)?(['"])((?:\\.|(?!\1)[^\\])*)\1\s*(,|\))/g;
   for (let m = call.exec(code); m; m = call.exec(code)) {
     const sep = m[3];
     const text = (m[2] ?? "").replace(/\\(.)/g, "$1");
@@ -157,7 +259,7 @@ function literalShellCommands(code: string, language: Language): string[] {
     }
     out.push(text);
   }
-  const backticks = language === "perl" || language === "ruby" || language === "php" ? /`([^`]*)`/g : null;
+  const backticks = language === "perl" || language === "ruby" || language === "php" || language === "julia" ? /`([^`]*)`/g : null;
   if (backticks) for (let m = backticks.exec(code); m; m = backticks.exec(code)) out.push(m[1] ?? "");
   return out;
 }

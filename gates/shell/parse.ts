@@ -63,6 +63,8 @@ export type Step =
   | { kind: "assign"; assignments: readonly Assignment[]; exported: boolean }
   | { kind: "unset"; names: readonly string[] }
   | { kind: "loop-var"; name: string; values: readonly Word[] | null }
+  /** `name() { ... }`: a later command named `name` runs the body (analysed where it is defined). */
+  | { kind: "define-function"; name: string }
   | { kind: "enter-scope" }
   | { kind: "leave-scope" };
 
@@ -165,6 +167,8 @@ class Walker {
       case "function_definition": {
         // Bodies are analysed as if run (the name may be called later in the line).
         const body = node.childForFieldName("body");
+        const fname = node.childForFieldName("name")?.text;
+        if (fname) this.steps.push({ kind: "define-function", name: fname });
         this.steps.push({ kind: "enter-scope" });
         if (body) this.statement(body, null);
         this.steps.push({ kind: "leave-scope" });
@@ -238,17 +242,19 @@ class Walker {
     const body = node.childForFieldName("body");
     const redirects: Redirect[] = [];
     const trailing: Node[] = [];
+    const extra: Node[] = [];
     for (const c of node.namedChildren) {
       if (body && c.id === body.id) continue;
-      if (REDIRECT_TYPES.has(c.type)) redirects.push(...this.redirect(c, trailing));
+      if (REDIRECT_TYPES.has(c.type)) redirects.push(...this.redirect(c, trailing, extra));
     }
     let id: number | "unknown";
     if (body && body.type === "command") {
-      id = this.command(body, pipedFrom, redirects);
+      id = this.command(body, pipedFrom, redirects, extra);
     } else {
       if (body) this.statement(body, pipedFrom);
-      // A redirection on a compound statement still writes its target: model as an empty command.
-      id = this.emit({ assignments: [], words: [], redirects, pipedFrom: null }, node);
+      // A redirection on a compound statement still writes its target: model as an empty command
+      // (words after it, which bash rejects, are kept as a command of their own).
+      id = this.emit({ assignments: [], words: extra.map((w) => this.word(w)), redirects, pipedFrom: null }, node);
     }
     this.continueAfterHeredoc(trailing, id);
     return id;
@@ -268,7 +274,7 @@ class Walker {
     }
   }
 
-  private command(node: Node, pipedFrom: number | "unknown" | null, extraRedirects: Redirect[]): number | "unknown" {
+  private command(node: Node, pipedFrom: number | "unknown" | null, extraRedirects: Redirect[], extraWords: readonly Node[] = []): number | "unknown" {
     const assignments: Assignment[] = [];
     const words: Word[] = [];
     const redirects: Redirect[] = [...extraRedirects];
@@ -278,10 +284,15 @@ class Walker {
       else if (c.type === "command_name") {
         const inner = c.namedChild(0);
         if (inner) words.push(this.word(inner));
-      } else if (REDIRECT_TYPES.has(c.type)) redirects.push(...this.redirect(c, trailing));
-      else if (c.type === "comment") continue;
+      } else if (REDIRECT_TYPES.has(c.type)) {
+        const extra: Node[] = [];
+        redirects.push(...this.redirect(c, trailing, extra));
+        for (const w of extra) words.push(this.word(w));
+      } else if (c.type === "comment") continue;
       else words.push(this.word(c));
     }
+    // Words after a redirection (`rm -rf 2>/dev/null /`) are arguments, not more targets.
+    for (const w of extraWords) words.push(this.word(w));
     // tree-sitter keeps `$"..."` as a stray "$" token followed by a string: the "$" is not part of argv.
     const id = this.emit({ assignments, words, redirects, pipedFrom }, node);
     this.continueAfterHeredoc(trailing, id);
@@ -313,7 +324,12 @@ class Walker {
     };
   }
 
-  private redirect(node: Node, trailing: Node[]): Redirect[] {
+  /**
+   * One redirection. tree-sitter gives every word after `>` as a destination; only the first is
+   * the target, the others (`rm -rf 2>/dev/null /`) are arguments of the command: they go to
+   * `extraWords`.
+   */
+  private redirect(node: Node, trailing: Node[], extraWords: Node[] = []): Redirect[] {
     const fdNode = node.childForFieldName("descriptor") ?? node.namedChildren.find((c) => c.type === "file_descriptor");
     const fd = fdNode ? Number(fdNode.text) : null;
     const opNode = node.children.find((c) => !c.isNamed);
@@ -329,12 +345,14 @@ class Walker {
       };
       const out: Redirect[] = [{ op, fd, target: null, heredoc }];
       for (const c of node.namedChildren) {
-        if (c.type === "file_redirect" || c.type === "herestring_redirect") out.push(...this.redirect(c, trailing));
+        if (c.type === "file_redirect" || c.type === "herestring_redirect") out.push(...this.redirect(c, trailing, extraWords));
         else if (c.type !== "heredoc_start" && c.type !== "heredoc_body" && c.type !== "heredoc_end") trailing.push(c);
       }
       return out;
     }
-    const dest = node.childForFieldName("destination") ?? node.namedChildren.filter((c) => c !== fdNode && c.type !== "file_descriptor").at(-1) ?? null;
+    const dests = node.childrenForFieldName("destination").filter((c): c is Node => c !== null);
+    const dest = dests[0] ?? node.namedChildren.filter((c) => c !== fdNode && c.type !== "file_descriptor").at(-1) ?? null;
+    extraWords.push(...dests.slice(1));
     return [{ op, fd, target: dest ? this.word(dest) : null }];
   }
 

@@ -1,13 +1,50 @@
 /**
- * Programs that copy, move or unpack files onto a destination: mv, cp, ln, install, rsync,
- * tar, zip, unzip. Overwriting existing content is destructive; rsync --delete is planned with
- * a read-only dry run when the world has not changed earlier on the line.
+ * Programs that copy, move or unpack files onto a destination: mv, cp, ln, install, rename,
+ * rsync, tar, zip, unzip. Overwriting existing content is destructive; rsync --delete is planned
+ * with a read-only dry run when the world has not changed earlier on the line. Extracting
+ * (tar -x, unzip -o) into a folder that already holds entries may overwrite them: a read-only
+ * listing of the archive names those it would replace; without one, the extraction is
+ * destructive unless the folder is new or empty or the tool is told to keep old files.
  */
 import { posix } from "node:path";
 import type { Arg } from "../expand.ts";
-import { planRsync, RSYNC_VALUE_OPTIONS, rsyncDeletes } from "../dry-run.ts";
+import { listArchive, planRsync, RSYNC_VALUE_OPTIONS, rsyncDeletes } from "../dry-run.ts";
 import { hasAny, splitArgs } from "../options.ts";
-import { lit, type Rule, type RuleTable } from "./types.ts";
+import { outputFile } from "./output-files.ts";
+import { lit, type Rule, type RuleContext, type RuleTable } from "./types.ts";
+
+/**
+ * Extraction of `archive` into `dir`: exact overwrites from a read-only listing when there is
+ * one; else the folder's entries may be replaced, destructive unless the folder is new or empty.
+ */
+async function extractInto(ctx: RuleContext, dir: string, archiveArgv: string[] | null, what: string, overwrites: boolean): Promise<void> {
+  const [abs] = await ctx.paths(lit(dir), what);
+  if (abs === undefined) return;
+  if (!overwrites) {
+    ctx.effect({ op: "write", path: abs, recursive: true, contents: true, why: `${what} (keeping existing files)` });
+    return;
+  }
+  const entries = abs.endsWith("/\u0000") ? null : await ctx.env.readdir(abs);
+  if (entries !== null && entries.length === 0) {
+    ctx.effect({ op: "write", path: abs, recursive: true, contents: true, why: `${what} into an empty folder` });
+    return;
+  }
+  if (entries === null && !abs.endsWith("/\u0000") && (await ctx.env.lstat(abs)) === null) {
+    ctx.effect({ op: "write", path: abs, recursive: true, contents: true, why: `${what} into a new folder` });
+    return;
+  }
+  const listed = archiveArgv && !ctx.worldChangedEarlier ? await listArchive(ctx.env, ctx.state.cwd, archiveArgv) : null;
+  if (listed) {
+    for (const name of listed) {
+      const target = posix.join(abs, name);
+      const info = await ctx.env.lstat(target);
+      if (info !== null && info.type !== "dir") ctx.effect({ op: "write", path: target, destructive: true, why: `${what} overwrites (archive listing)` });
+    }
+    ctx.effect({ op: "write", path: abs, recursive: true, contents: true, why: what });
+    return;
+  }
+  ctx.effect({ op: "write", path: abs, recursive: true, contents: true, destructive: true, why: `${what} may overwrite existing files` });
+}
 
 /** mv / cp / ln / install: the destination (existing file overwritten, or dir/basename). */
 function copyLike(kind: "mv" | "cp" | "ln" | "install"): Rule {
@@ -131,10 +168,23 @@ const tar: Rule = async (args, ctx) => {
   const archive = values.get("f")?.[0] ?? values.get("file")?.[0];
   const dir = values.get("C")?.[0] ?? values.get("directory")?.[0] ?? ".";
   if (hasAny(flags, "x", "extract", "get")) {
-    await ctx.targets([lit(dir)], "write", "tar -x extracts (overwriting existing files)", { recursive: true, contents: true });
+    if (hasAny(flags, "to-stdout", "O", "to-command")) {
+      if (hasAny(flags, "to-command")) ctx.unknown("tar --to-command runs a command per entry");
+      if (archive) await ctx.targets([lit(archive)], "read", "tar reads the archive");
+      return;
+    }
+    const keeps = hasAny(flags, "k", "keep-old-files", "skip-old-files", "keep-newer-files") && !hasAny(flags, "overwrite");
+    const compression = [...flags]
+      .filter((f) => ["z", "j", "J", "Z", "gzip", "bzip2", "xz", "zstd", "lzma", "auto-compress", "a"].includes(f))
+      .map((f) => (f.length === 1 ? `-${f}` : `--${f}`));
+    const listing = archive && archive !== "-" ? ["tar", "-t", ...compression, "-f", archive] : null;
+    await extractInto(ctx, dir, listing, "tar -x extracts", !keeps);
     if (archive) await ctx.targets([lit(archive)], "read", "tar reads the archive");
   } else if (hasAny(flags, "c", "create", "r", "append", "u", "update")) {
-    if (archive && archive !== "-") await ctx.targets([lit(archive)], "write", "tar writes the archive");
+    if (archive && archive !== "-") {
+      if (hasAny(flags, "c", "create")) await outputFile(ctx, lit(archive), "tar -c writes the archive");
+      else await ctx.targets([lit(archive)], "write", "tar writes the archive");
+    }
     if (hasAny(flags, "remove-files")) {
       const base = dir === "." ? operands : operands.map((o) => ({ ...o, text: posix.join(dir, o.text) }));
       await ctx.targets(base, "delete", "tar --remove-files deletes the archived sources", { recursive: true, destructive: true });
@@ -157,15 +207,30 @@ const unzip: Rule = async (args, ctx) => {
   const { flags, values, operands } = splitArgs(args, { withValue: ["d", "x", "P"] });
   if (hasAny(flags, "l", "t", "v", "Z")) return;
   const dir = values.get("d")?.[0] ?? ".";
-  await ctx.targets([lit(dir)], "write", hasAny(flags, "o") ? "unzip -o overwrites files" : "unzip extracts", {
-    recursive: true,
-    contents: true,
-    destructive: hasAny(flags, "o"),
-  });
-  if (operands[0]) await ctx.targets([operands[0]], "read", "unzip reads the archive");
+  if (hasAny(flags, "p", "c")) {
+    if (operands[0]) await ctx.targets([operands[0]], "read", "unzip reads the archive");
+    return;
+  }
+  // Without -o unzip asks before replacing a file (and, with no terminal, replaces nothing).
+  const archive = operands[0];
+  const listing = archive && !archive.unknown ? ["unzip", "-Z1", archive.text] : null;
+  await extractInto(ctx, dir, listing, hasAny(flags, "o") ? "unzip -o extracts" : "unzip extracts", hasAny(flags, "o") && !hasAny(flags, "n"));
+  if (archive) await ctx.targets([archive], "read", "unzip reads the archive");
+};
+
+/** rename (perl's `rename EXPR files`, util-linux's `rename from to files`): every file is moved to a computed name. */
+const rename: Rule = async (args, ctx) => {
+  const { flags, operands } = splitArgs(args, { withValue: ["e", "E"] });
+  if (hasAny(flags, "n", "no-act", "nono")) return;
+  const perlStyle = operands[0] !== undefined && /^(s|y|tr)\W/.test(operands[0].text);
+  const files = operands.slice(perlStyle || args.some((a) => a.text === "-e") ? 1 : 2);
+  await ctx.targets(files, "delete", `${ctx.name} moves the file to a computed name (may replace another)`, { destructive: true });
 };
 
 export const COPY_MOVE_RULES: RuleTable = [
+  ["rename", rename],
+  ["prename", rename],
+  ["file-rename", rename],
   ["mv", copyLike("mv")],
   ["cp", copyLike("cp")],
   ["ln", copyLike("ln")],

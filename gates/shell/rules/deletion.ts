@@ -1,5 +1,6 @@
 /** Programs that delete or destroy content: rm, rmdir, shred, truncate, dd of=, rimraf. */
 import { hasAny, splitArgs } from "../options.ts";
+import { outputFile } from "./output-files.ts";
 import type { Rule, RuleTable } from "./types.ts";
 
 const rm: Rule = async (args, ctx) => {
@@ -27,8 +28,10 @@ const truncate: Rule = async (args, ctx) => {
 
 const dd: Rule = async (args, ctx) => {
   for (const a of args) {
-    if (a.text.startsWith("of=")) await ctx.targets([{ ...a, text: a.text.slice(3) }], "write", "dd of= overwrites", { destructive: true });
-    else if (a.text.startsWith("if=")) await ctx.targets([{ ...a, text: a.text.slice(3) }], "read", "dd if= reads");
+    if (a.text.startsWith("of=")) {
+      // conv=notrunc keeps what is not overwritten; either way existing bytes are replaced.
+      await outputFile(ctx, { ...a, text: a.text.slice(3) }, "dd of= writes");
+    } else if (a.text.startsWith("if=")) await ctx.targets([{ ...a, text: a.text.slice(3) }], "read", "dd if= reads");
   }
 };
 

@@ -1,26 +1,17 @@
-/** Programs that write or change files in place: sed -i, tee, touch, mkdir, chmod/chown/chgrp. */
+/**
+ * Programs that write files or change their metadata: tee (without -a it replaces an existing
+ * file's content: destructive), touch, mkdir, chmod/chown/chgrp. In-place editors are in
+ * editors.ts, output-file arguments of other tools in output-files.ts.
+ */
 import { toAbsolute } from "../expand.ts";
 import { hasAny, splitArgs } from "../options.ts";
+import { outputFile } from "./output-files.ts";
 import type { Rule, RuleTable } from "./types.ts";
-
-const sed: Rule = async (args, ctx) => {
-  const { flags, values, operands } = splitArgs(args, { withValue: ["e", "expression", "f", "file", "l", "line-length"] });
-  const inPlace = [...flags].some((f) => f === "i" || f.startsWith("in-place")) || args.some((a) => /^-[a-zA-Z]*i/.test(a.text) && !a.text.startsWith("--"));
-  const hasScriptOption = values.has("e") || values.has("expression") || values.has("f") || values.has("file");
-  const files = hasScriptOption ? operands : operands.slice(1);
-  const script = hasScriptOption ? [...(values.get("e") ?? []), ...(values.get("expression") ?? [])].join("\n") : (operands[0]?.text ?? "");
-  if (/(^|[;}\s\d$/])w\s+\S/.test(script) || /\be\b\s/.test(script)) ctx.unknown(`sed script writes or executes (${script.slice(0, 40)})`);
-  if (inPlace) await ctx.targets(files, "write", "sed -i rewrites the file");
-  else {
-    await ctx.targets(files, "read", "sed reads");
-    ctx.setOutput({ kind: "unknown", why: "sed output" });
-  }
-};
 
 const tee: Rule = async (args, ctx) => {
   const { flags, operands } = splitArgs(args);
   const append = hasAny(flags, "a", "append");
-  await ctx.targets(operands, "write", append ? "tee -a appends" : "tee writes");
+  for (const o of operands) await outputFile(ctx, o, append ? "tee -a appends" : "tee writes", { append });
   const stdin = await ctx.stdin();
   for (const o of operands) {
     const abs = o.unknown ? null : toAbsolute(o.text, ctx.state.cwd);
@@ -52,8 +43,6 @@ const chmodLike: Rule = async (args, ctx) => {
 const mkdir: Rule = touchLike("mkdir creates a directory");
 
 export const FILE_WRITE_RULES: RuleTable = [
-  ["sed", sed],
-  ["gsed", sed],
   ["tee", tee],
   ["touch", touchLike("touch creates or updates")],
   ["mkdir", mkdir],

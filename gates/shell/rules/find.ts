@@ -29,6 +29,15 @@ const find: Rule = async (args, ctx) => {
   }
   if (roots.length === 0) roots.push(lit("."));
   const expr = args.slice(i);
+  // A value computed at run time where a predicate may stand could be -delete or -exec.
+  let inExec = false;
+  expr.forEach((a, k) => {
+    if (!a.unknown && ["-exec", "-execdir", "-ok", "-okdir"].includes(a.text)) inExec = true;
+    else if (!a.unknown && (a.text === ";" || a.text === "+")) inExec = false;
+    else if (!inExec && a.unknown && (a.text === "" || a.text.startsWith("-")) && !FIND_VALUE_PREDICATES.has(expr[k - 1]?.text ?? ""))
+      ctx.unknown(`find with an argument computed at run time (${a.src})`);
+  });
+  if (roots.slice(1).some((r) => r.unknown && r.text === "")) ctx.unknown("find with an argument computed at run time: it may be a predicate");
   const filtered = expr.some((a) => FIND_FILTERS.has(a.text));
   const minDepth = expr.findIndex((a) => a.text === "-mindepth");
   const skipsRoot = filtered || (minDepth >= 0 && Number(expr[minDepth + 1]?.text) >= 1);

@@ -1,78 +1,94 @@
 /**
- * Language interpreters (python, node, perl, ruby, php): inline code, a script file or code on
- * stdin is scanned for file and shell calls (../interpreters.ts); perl/ruby -i edit in place.
+ * Language interpreters, as one catalogue: each entry names the programs (version suffixes such
+ * as python3.11, ruby3.2, node20, lua5.4 are found by rules/index.ts's lookup), the flags and
+ * subcommands that take inline code, the flags that take another value, and the scanner of
+ * ../interpreters.ts that reads its code, if any. For every interpreter:
+ * - inline code (`-c`, `-e`, `--eval`, `eval CODE`...), a script operand, or code on stdin
+ *   (a pipe, heredoc or `<`) is scanned for file and shell calls; a language without a scanner
+ *   is not understood (confirm), whatever its code says;
+ * - perl/ruby `-i` edit the operands in place: an edit that only substitutes (`s///`, `tr///`)
+ *   keeps the file's content, anything else (`-n`, assignments to `$_`) may drop lines and is
+ *   destructive;
+ * - a REPL without input (`python3`, `node`) has no effect.
+ * Runners that hand a command to an interpreter (`uv run`, `bun x`) are wrappers: they dispatch.
  */
 import type { PathOp } from "../../path-policy/judge.ts";
+import { classifyPerlEdit } from "../edit-scripts.ts";
 import { expandTilde, toAbsolute, type Arg } from "../expand.ts";
 import { scanCode, type Language } from "../interpreters.ts";
+import { splitArgs } from "../options.ts";
+import { outputFile } from "./output-files.ts";
 import type { Rule, RuleContext, RuleTable } from "./types.ts";
 
-const perlOrInterpreter =
-  (language: Language): Rule =>
-  async (args, ctx) => {
-    // perl -i / -pi -e: edits files in place; -e/-c code: scanned.
-    const codeFlags = language === "python" ? ["c"] : language === "php" ? ["r"] : ["e", "E"];
-    let code: string | null = null;
-    let inPlace = false;
-    let scriptPath: string | null = null;
-    const rest: Arg[] = [];
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i]!;
-      const t = a.text;
-      if (code === null && scriptPath === null && t.startsWith("-") && t !== "-" && !a.unknown) {
-        if (t === "--") continue;
-        if (language === "python" && t === "-m") {
-          const mod = args[i + 1]?.text ?? "";
-          if (!SAFE_PYTHON_MODULES.has(mod)) ctx.unknown(`python -m ${mod}: module effects not analysed`);
-          return;
-        }
-        const letters = t.startsWith("--") ? "" : t.slice(1);
-        if ((language === "perl" || language === "ruby") && letters.includes("i")) inPlace = true;
-        const codeLetter = [...letters].find((l) => codeFlags.includes(l));
-        if (codeLetter || (language === "node" && (t === "--eval" || t === "-p" || t === "--print"))) {
-          const after = letters.slice(letters.indexOf(codeLetter ?? "e") + 1);
-          const next = args[i + 1];
-          if (next?.unknown) {
-            ctx.unknown(`${ctx.name} code is computed at run time`);
-            return;
-          }
-          code = after && language === "python" ? after : (next?.text ?? "");
-          if (!(after && language === "python")) i++;
-          continue;
-        }
-        continue;
-      }
-      if (code === null && scriptPath === null) {
-        if (a.unknown) {
-          ctx.unknown(`${ctx.name} runs a script chosen at run time`);
-          return;
-        }
-        scriptPath = t;
-        continue;
-      }
-      rest.push(a);
-    }
-    if (inPlace) await ctx.targets(rest, "write", `${ctx.name} -i edits in place`);
-    if (code === null && scriptPath !== null) {
-      const abs = toAbsolute(scriptPath, ctx.state.cwd);
-      code = abs ? await ctx.readScript(abs) : null;
-      if (code === null) {
-        ctx.unknown(`${ctx.name} ${scriptPath}: script cannot be read`);
-        return;
-      }
-    }
-    if (code === null) {
-      const stdin = await ctx.stdin();
-      if (ctx.command.pipedFrom !== null || ctx.command.redirects.some((r) => r.heredoc || r.op === "<" || r.op === "<<<")) {
-        if (stdin.kind !== "text") {
-          ctx.unknown(`${ctx.name} runs code from stdin (${stdin.kind === "unknown" ? stdin.why : "file list"})`);
-          return;
-        }
-        code = stdin.text;
-      } else return; // interactive REPL or --version
-    }
-    await judgeCode(language, code, ctx);
-  };
+export interface InterpreterSpec {
+  /** Program names (without version suffixes). */
+  readonly names: readonly string[];
+  /** The scanner that reads its code; null: the gate does not read this language. */
+  readonly language: Language | null;
+  /** What the language is called in messages. */
+  readonly label: string;
+  /** Flags whose value is inline code, with dashes: "-e", "--eval". Long ones also as `--eval=CODE`. */
+  readonly codeFlags: readonly string[];
+  /**
+   * Short letters that take code when bundled (`perl -ne CODE`; the code is the next argument),
+   * and letters after which the rest of the cluster is a value (`-MFile::Path`, `-i.bak`).
+   */
+  readonly bundledCode?: readonly string[];
+  readonly attachedValue?: readonly string[];
+  /** Flags whose value is the script file (`php -f FILE`, `R -f FILE`). */
+  readonly scriptFlags?: readonly string[];
+  /** Code directly attached to a short flag (`python -c'print(1)'`). */
+  readonly attachedCode?: boolean;
+  /** First operands that take the next argument as code (`deno eval CODE`). */
+  readonly codeSubcommands?: readonly string[];
+  /** Flags that take a (non-code) value, with dashes. */
+  readonly valueFlags?: readonly string[];
+  /** The flag that runs a module instead of a script (`python -m`). */
+  readonly moduleFlag?: string;
+  /** perl/ruby: -i edits the operands in place. */
+  readonly inPlace?: boolean;
+}
+
+const PYTHON_VALUES = ["-W", "-X", "--check-hash-based-pycs"];
+const NODE_VALUES = ["-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file", "--input-type", "-C", "--conditions", "--title"];
+
+// biome-ignore format: one interpreter a line reads better
+export const INTERPRETERS: readonly InterpreterSpec[] = [
+  { names: ["python", "python3", "python2", "pypy", "pypy3"], language: "python", label: "python", codeFlags: ["-c"], attachedCode: true, valueFlags: PYTHON_VALUES, moduleFlag: "-m" },
+  { names: ["node", "nodejs"], language: "node", label: "node", codeFlags: ["-e", "--eval", "-p", "--print"], bundledCode: ["e", "p"], valueFlags: NODE_VALUES },
+  { names: ["tsx", "ts-node", "ts-node-esm", "esno", "esr", "jiti"], language: "node", label: "node", codeFlags: ["-e", "--eval", "-p", "--print"], valueFlags: [...NODE_VALUES, "--tsconfig", "-P", "--project"] },
+  { names: ["deno"], language: "node", label: "deno", codeFlags: [], codeSubcommands: ["eval"], valueFlags: ["--config", "-c", "--import-map", "--location", "--cert", "--env-file"] },
+  { names: ["perl"], language: "perl", label: "perl", codeFlags: ["-e", "-E"], bundledCode: ["e", "E"], attachedValue: ["i", "I", "M", "m", "x", "C", "F", "d", "D"], valueFlags: ["-I", "-M", "-m", "-x"], inPlace: true },
+  { names: ["ruby", "jruby", "truffleruby"], language: "ruby", label: "ruby", codeFlags: ["-e"], bundledCode: ["e"], attachedValue: ["i", "I", "r", "C", "E", "F", "x"], valueFlags: ["-I", "-r", "-C", "-E", "--encoding"], inPlace: true },
+  { names: ["php", "php-cli"], language: "php", label: "php", codeFlags: ["-r", "-B", "-R", "-E"], valueFlags: ["-c", "-d", "-z"], scriptFlags: ["-f"] },
+  { names: ["lua", "luajit", "texlua"], language: "lua", label: "lua", codeFlags: ["-e"], valueFlags: ["-l"] },
+  { names: ["Rscript", "R"], language: "r", label: "R", codeFlags: ["-e", "--expr"], valueFlags: ["--default-packages"], scriptFlags: ["--file", "-f"] },
+  { names: ["julia"], language: "julia", label: "julia", codeFlags: ["-e", "-E", "--eval", "--print", "-L", "--load"], valueFlags: ["-t", "--threads", "--project", "-J", "--sysimage"] },
+  { names: ["tclsh", "wish", "expect"], language: "tcl", label: "tcl", codeFlags: ["-c"], valueFlags: ["-encoding"] },
+  { names: ["pwsh", "powershell"], language: null, label: "PowerShell", codeFlags: ["-c", "-Command", "-command", "-EncodedCommand", "-e", "-ec"], valueFlags: ["-ExecutionPolicy"], scriptFlags: ["-File", "-f"] },
+  { names: ["osascript"], language: null, label: "AppleScript", codeFlags: ["-e"], valueFlags: ["-l", "-s"] },
+  { names: ["groovy"], language: null, label: "groovy", codeFlags: ["-e"], valueFlags: ["-cp", "--classpath"] },
+  { names: ["elixir", "iex"], language: null, label: "elixir", codeFlags: ["-e", "--eval"], valueFlags: ["-r", "--require", "-pa"] },
+  { names: ["erl", "escript"], language: null, label: "erlang", codeFlags: ["-eval", "-s", "-run"], valueFlags: ["-pa", "-sname", "-name", "-setcookie"] },
+  { names: ["guile"], language: null, label: "scheme", codeFlags: ["-c", "-e"], valueFlags: ["-L", "-l"] },
+  { names: ["racket"], language: null, label: "racket", codeFlags: ["-e", "--eval", "-r", "--script"], valueFlags: ["-l", "-t", "-f"] },
+  { names: ["sbcl", "clisp", "ecl", "ccl"], language: null, label: "lisp", codeFlags: ["--eval", "-x"], scriptFlags: ["--load", "--script"] },
+  { names: ["clojure", "clj", "bb"], language: null, label: "clojure", codeFlags: ["-e", "--eval", "-M", "-X"], valueFlags: ["-Sdeps", "-A"] },
+  { names: ["emacs"], language: null, label: "elisp", codeFlags: ["--eval", "-eval", "-f", "--funcall"], valueFlags: ["-L", "--directory"], scriptFlags: ["-l", "--load", "--script"] },
+  { names: ["crystal"], language: null, label: "crystal", codeFlags: [], codeSubcommands: ["eval"] },
+  { names: ["jshell"], language: null, label: "java", codeFlags: [], valueFlags: ["--class-path", "-R", "-J"] },
+  { names: ["scala", "kotlin", "kotlinc"], language: null, label: "jvm", codeFlags: ["-e", "-c", "-expression"] },
+  { names: ["swift"], language: null, label: "swift", codeFlags: ["-e"] },
+  { names: ["ghc", "runghc", "runhaskell", "ghci"], language: null, label: "haskell", codeFlags: ["-e"] },
+  { names: ["ocaml"], language: null, label: "ocaml", codeFlags: ["-e"] },
+  { names: ["octave"], language: null, label: "octave", codeFlags: ["--eval"] },
+  { names: ["matlab"], language: null, label: "matlab", codeFlags: ["-batch", "-r"] },
+  { names: ["gnuplot"], language: null, label: "gnuplot", codeFlags: ["-e"] },
+  { names: ["sage"], language: null, label: "sage", codeFlags: ["-c"] },
+  { names: ["dart"], language: null, label: "dart", codeFlags: [] },
+  { names: ["nix-instantiate"], language: null, label: "nix", codeFlags: ["--eval", "-E", "--expr"] },
+  { names: ["mongo", "mongosh"], language: null, label: "mongo shell", codeFlags: ["--eval"], valueFlags: ["--host", "--port", "-u", "--username", "-p", "--password", "--authenticationDatabase"] },
+];
 
 const SAFE_PYTHON_MODULES = new Set([
   "pytest",
@@ -94,7 +110,166 @@ const SAFE_PYTHON_MODULES = new Set([
   "flake8",
   "pylint",
   "isort",
+  "cProfile",
+  "pstats",
+  "tokenize",
+  "ast",
+  "dis",
+  "this",
 ]);
+
+function interpreterRule(spec: InterpreterSpec): Rule {
+  const codeFlags = new Set(spec.codeFlags);
+  const valueFlags = new Set(spec.valueFlags ?? []);
+  const scriptFlags = new Set(spec.scriptFlags ?? []);
+  return async (args, ctx) => {
+    let code: string | null = null;
+    let inPlace = false;
+    let loop = "";
+    let scriptPath: string | null = null;
+    let operandIndex = 0;
+    const rest: Arg[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      const t = a.text;
+      if (code !== null || scriptPath !== null) {
+        rest.push(a);
+        continue;
+      }
+      if (t.startsWith("-") && t !== "-" && !a.unknown) {
+        if (t === "--") {
+          const next = args[i + 1];
+          if (next) {
+            if (next.unknown) return ctx.unknown(`${ctx.name} runs a script chosen at run time`);
+            scriptPath = next.text;
+            i++;
+          }
+          continue;
+        }
+        if (spec.moduleFlag && (t === spec.moduleFlag || t.startsWith(spec.moduleFlag))) {
+          const mod = t === spec.moduleFlag ? (args[i + 1]?.text ?? "") : t.slice(spec.moduleFlag.length);
+          if (!SAFE_PYTHON_MODULES.has(mod)) ctx.unknown(`${ctx.name} ${spec.moduleFlag} ${mod}: module effects not analysed`);
+          return;
+        }
+        const eq = t.indexOf("=");
+        if (t.startsWith("--") && eq > 0 && codeFlags.has(t.slice(0, eq))) {
+          code = t.slice(eq + 1);
+          continue;
+        }
+        if (codeFlags.has(t)) {
+          const next = args[i + 1];
+          if (next?.unknown) return ctx.unknown(`${ctx.name} code is computed at run time`);
+          code = next?.text ?? "";
+          i++;
+          continue;
+        }
+        if (scriptFlags.has(t)) {
+          const next = args[i + 1];
+          if (next?.unknown) return ctx.unknown(`${ctx.name} runs a script chosen at run time`);
+          if (next) scriptPath = next.text;
+          i++;
+          continue;
+        }
+        if (valueFlags.has(t)) {
+          // A module or include computed at run time may be any code.
+          if (args[i + 1]?.unknown) return ctx.unknown(`${ctx.name} ${t} takes a value computed at run time`);
+          i++;
+          continue;
+        }
+        if (!t.startsWith("--")) {
+          const letters = t.slice(1);
+          if (spec.attachedCode && spec.codeFlags.some((f) => f.length === 2 && letters.startsWith(f[1]!) && letters.length > 1)) {
+            code = letters.slice(1);
+            continue;
+          }
+          if (!spec.bundledCode) continue;
+          // A cluster: -pi, -ne CODE, -i.bak (the rest is the backup suffix), -MFile::Path.
+          for (const l of letters) {
+            if (l === "i" && spec.inPlace) {
+              inPlace = true;
+              break;
+            }
+            if (spec.attachedValue?.includes(l)) break;
+            if (l === "n" || l === "p") loop += l;
+            if (spec.bundledCode.includes(l)) {
+              const next = args[i + 1];
+              if (next?.unknown) return ctx.unknown(`${ctx.name} code is computed at run time`);
+              code = next?.text ?? "";
+              i++;
+              break;
+            }
+          }
+        }
+        continue;
+      }
+      if (operandIndex === 0 && !a.unknown && spec.codeSubcommands?.includes(t)) {
+        const next = args[i + 1];
+        if (next?.unknown) return ctx.unknown(`${ctx.name} ${t} code is computed at run time`);
+        code = next?.text ?? "";
+        i++;
+        continue;
+      }
+      operandIndex++;
+      if (spec.names.includes("deno")) {
+        // deno run [flags] FILE; other subcommands (test, fmt, lint, check, task...) are not interpreters.
+        if (t === "run") continue;
+        if (operandIndex === 1 && !/\.[cm]?[jt]sx?$/.test(t)) return denoSubcommand(t, args.slice(i + 1), ctx);
+      }
+      if (a.unknown) return ctx.unknown(`${ctx.name} runs a script chosen at run time`);
+      scriptPath = t === "-" ? null : t;
+      if (t === "-") break;
+    }
+    if (inPlace) await inPlaceEdit(spec, code, loop, rest, ctx);
+    if (code === null && scriptPath !== null) {
+      const abs = toAbsolute(scriptPath, ctx.state.cwd);
+      code = abs ? await ctx.readScript(abs) : null;
+      if (code === null) return ctx.unknown(`${ctx.name} ${scriptPath}: script cannot be read`);
+    }
+    if (code === null) {
+      if (!ctx.stdinFed) return; // interactive REPL or --version
+      const stdin = await ctx.stdin();
+      if (stdin.kind !== "text") return ctx.unknown(`${ctx.name} runs ${spec.label} code from stdin (${stdin.kind === "unknown" ? stdin.why : "file list"})`);
+      code = stdin.text;
+    }
+    if (spec.language === null) {
+      if (code.trim() !== "") ctx.unknown(`${ctx.name} runs ${spec.label} code, which the gate does not read: ${code.slice(0, 60)}`);
+      return;
+    }
+    // perl -pi -e 's/a/b/': the code is the edit, judged above.
+    if (inPlace && classifyPerlEdit(code, loop) === "edit") return;
+    await judgeCode(spec.language, code, ctx);
+  };
+}
+
+/** perl/ruby -i: the operands are rewritten; dropping or blanking lines destroys content. */
+async function inPlaceEdit(spec: InterpreterSpec, code: string | null, loop: string, operands: Arg[], ctx: RuleContext): Promise<void> {
+  const files = operands.filter((a) => a.unknown !== undefined || !a.text.startsWith("-"));
+  const kind = code !== null && (spec.language === "perl" || spec.language === "ruby") ? classifyPerlEdit(code, loop) : "destructive";
+  const edit = kind === "edit";
+  await ctx.targets(
+    files,
+    "write",
+    edit ? `${ctx.name} -i substitutes in place` : `${ctx.name} -i rewrites the file (lines may be dropped)`,
+    edit ? {} : { destructive: true },
+  );
+}
+
+const denoSubcommand = async (sub: string, rest: Arg[], ctx: RuleContext): Promise<void> => {
+  if (sub === "fmt") {
+    const { flags, operands } = splitArgs(rest, { withValue: ["ext", "config", "c", "ignore"] });
+    if (flags.has("check")) return;
+    await ctx.targets(
+      operands.length ? operands : [{ text: ".", glob: false, src: "." }],
+      "write",
+      "deno fmt rewrites",
+      operands.length ? {} : { contents: true },
+    );
+    return;
+  }
+  if (sub === "task") return ctx.unknown(`deno task ${rest[0]?.text ?? ""}: task effects unknown`);
+  if (sub === "repl") return;
+  // test, bench, check, lint, doc, info, types, compile, install, upgrade, --version: no file effect here.
+};
 
 async function judgeCode(language: Language, code: string, ctx: RuleContext): Promise<void> {
   const scan = scanCode(language, code);
@@ -105,24 +280,32 @@ async function judgeCode(language: Language, code: string, ctx: RuleContext): Pr
     const why = `${language} code calls ${[...scan.deletes, ...scan.writes].join(", ")}`;
     const paths = scan.literals.map((l) => (l.startsWith("~") ? expandTilde(l, ctx.state.home) : l));
     if (paths.length === 0) ctx.unknown(`${why} on paths computed at run time`);
-    for (const p of paths)
-      await ctx.targets([{ text: p, glob: false, src: p }], op, why, {
-        destructive: op === "delete",
-        recursive: /rmtree|rm_rf|rm_r|remove_tree|rmSync|recursive/.test(code),
-      });
+    // A whole-file write over an existing file loses its content, like cp or `write` over it,
+    // unless the code read that same file first (a read-modify-write is an edit, like sed -i).
+    const targets = scan.writeTargets;
+    const rewrite = targets.length > 0 && targets.every((t) => scan.readArgs.includes(t));
+    const literalTargets = targets.every((t) => /^(['"]).*\1$/.test(t)) ? targets.map((t) => t.slice(1, -1)) : null;
+    const replaces = (p: string) => op === "write" && scan.truncates.length > 0 && !rewrite && (literalTargets === null || literalTargets.includes(p));
+    for (const p of paths) {
+      const arg = { text: p, glob: false, src: p };
+      if (replaces(p)) await outputFile(ctx, arg, `${language} code writes`);
+      else
+        await ctx.targets([arg], op, why, {
+          destructive: op === "delete",
+          recursive: /rmtree|rm_rf|rm_r|remove_tree|rmSync|recursive|deleteDir|rm\s*\(/.test(code),
+        });
+    }
   } else if (scan.reads.length) {
     for (const p of scan.literals)
       await ctx.targets([{ text: p.startsWith("~") ? expandTilde(p, ctx.state.home) : p, glob: false, src: p }], "read", `${language} code reads`);
   }
 }
 
-export const INTERPRETER_RULES: RuleTable = [
-  ["perl", perlOrInterpreter("perl")],
-  ["python", perlOrInterpreter("python")],
-  ["python3", perlOrInterpreter("python")],
-  ["python2", perlOrInterpreter("python")],
-  ["node", perlOrInterpreter("node")],
-  ["nodejs", perlOrInterpreter("node")],
-  ["ruby", perlOrInterpreter("ruby")],
-  ["php", perlOrInterpreter("php")],
-];
+/** The interpreter rule for a script run by its shebang (rules/shells.ts), by program name. */
+export function interpreterFor(name: string): Rule | undefined {
+  return RULES.get(name);
+}
+
+const RULES = new Map<string, Rule>(INTERPRETERS.flatMap((spec) => spec.names.map((n) => [n, interpreterRule(spec)] as const)));
+
+export const INTERPRETER_RULES: RuleTable = [...RULES];

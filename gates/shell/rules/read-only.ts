@@ -4,7 +4,8 @@
  */
 import { toAbsolute } from "../expand.ts";
 import { splitArgs } from "../options.ts";
-import { lit, type Rule, type RuleTable } from "./types.ts";
+import { outputFile } from "./output-files.ts";
+import type { Rule, RuleTable } from "./types.ts";
 
 const noEffect: Rule = async () => {};
 
@@ -51,46 +52,54 @@ const printf: Rule = async (args, ctx) => {
 };
 
 const awk: Rule = async (args, ctx) => {
-  const { values, operands } = splitArgs(args, { withValue: ["F", "v", "f", "i"] });
+  const { values, operands } = splitArgs(args, { withValue: ["F", "v", "f", "i", "e"] });
   const inplace = (values.get("i") ?? []).includes("inplace");
-  const prog = values.has("f") ? null : operands[0];
-  const files = values.has("f") ? operands : operands.slice(1);
+  const prog = values.has("f") || values.has("e") ? null : operands[0];
+  const files = values.has("f") || values.has("e") ? operands : operands.slice(1);
+  if (prog?.unknown) ctx.unknown(`awk program computed at run time (${prog.src})`);
+  for (const e of values.get("e") ?? [])
+    if (/\bsystem\s*\(|print[^;}]*>|\|\s*"|getline/.test(e)) ctx.unknown(`awk program writes or runs commands (${e.slice(0, 40)})`);
   if (prog && !prog.unknown && /\bsystem\s*\(|print[^;}]*>|\|\s*"|getline/.test(prog.text))
     ctx.unknown(`awk program writes or runs commands (${prog.text.slice(0, 40)})`);
   if (values.has("f")) ctx.unknown("awk -f program not analysed");
-  await ctx.targets(files, inplace ? "write" : "read", inplace ? "awk -i inplace rewrites" : "awk reads");
+  // gawk -i inplace rewrites each file with what the program prints: lines may be dropped.
+  if (inplace) for (const f of files) await outputFile(ctx, f, `${ctx.name} -i inplace rewrites`);
+  else await ctx.targets(files, "read", `${ctx.name} reads`);
 };
 
-const sortRule: Rule = async (args, ctx) => {
-  const { values, operands } = splitArgs(args, {
-    withValue: ["o", "output", "k", "key", "t", "field-separator", "S", "buffer-size", "T", "temporary-directory", "parallel", "files0-from"],
-  });
-  for (const o of [...(values.get("o") ?? []), ...(values.get("output") ?? [])]) await ctx.targets([lit(o)], "write", "sort -o writes");
-  await ctx.targets(operands, "read", "sort reads");
-};
-
+// Builtins, system queries, compilers and test runners whose file effects stay in build outputs,
+// and pure filters (stdin to stdout).
 // biome-ignore format: a packed word list reads better than one word per line
 const READ_ONLY = [
   "ls", "ll", "pwd", "which", "whereis", "type", "stat", "du", "df", "true", "false", ":", "test", "[", "[[", "date", "whoami", "id",
   "uname", "hostname", "ps", "top", "sleep", "seq", "history", "exit", "return", "set", "shift", "shopt", "hash", "alias", "unalias",
   "basename", "dirname", "realpath", "readlink", "file", "tree", "jobs", "wait", "kill", "uptime", "free", "lsof", "printenv",
   "locale", "tput", "clear", "git-lfs", "node-gyp", "nproc", "getconf", "cal", "bc", "expr", "yes", "mktemp", "let", "declare",
-  "local", "export", "readonly", "typeset", "break", "continue", "umask", "ulimit", "tsc", "eslint", "prettier", "jest", "vitest",
-  "pytest", "cargo", "go", "rustc", "gcc", "cc", "g++", "clang", "javac", "java", "mvn", "gradle", "dotnet", "ping", "dig", "nslookup",
-  "ssh-keygen", "gpg", "openssl", "sha1sum", "cksum", "b2sum", "tsx", "ts-node", "deno", "pip", "pip3", "uv",
+  "local", "export", "readonly", "typeset", "break", "continue", "umask", "ulimit", "tsc", "jest", "vitest", "mocha", "ava", "tap",
+  "pytest", "rustc", "gcc", "cc", "g++", "clang", "clang++", "javac", "java", "ping", "dig", "nslookup", "host", "whois", "traceroute",
+  "sha1sum", "sha224sum", "sha384sum", "sha512sum", "shasum", "md5", "cksum", "b2sum", "sum", "bg", "fg", "bind", "caller", "compgen",
+  "complete", "compopt", "dirs", "disown", "enable", "getopts", "help", "logout", "suspend", "times", "groups", "who", "w", "last",
+  "lsblk", "lscpu", "lsusb", "lspci", "vmstat", "iostat", "netstat", "ss", "man", "info", "tldr", "apropos", "whatis", "locate",
+  "pgrep", "pidof", "tty", "stty", "logname", "users", "arch", "numfmt", "factor", "tsort", "look", "pathchk",
+  "tr", "rev", "shuf", "expand", "unexpand", "join", "pv", "envsubst", "fzf", "delta", "diff-so-fancy", "colordiff", "icdiff", "wdiff",
+  "highlight", "pygmentize", "hexyl", "glow", "mdcat", "jless", "gron", "fx", "xclip", "xsel", "pbcopy", "pbpaste", "wl-copy",
+  "wl-paste", "notify-send", "cowsay", "figlet", "lolcat", "ts", "ag", "ack", "exa", "eza", "lsd", "tokei", "cloc",
+  "scc", "mypy", "pyright", "flake8", "pylint", "cargo-clippy", "golangci-lint", "staticcheck", "tflint",
+  "hadolint", "shellcheck", "yamllint", "markdownlint", "cspell", "codespell", "actionlint",
 ];
 
 // biome-ignore format: a packed word list reads better than one word per line
 const READERS: Record<string, string[]> = {
   cat: [], tac: [], head: ["n", "c", "lines", "bytes"], tail: ["n", "c", "lines", "bytes", "s", "sleep-interval", "pid"], less: [], more: [],
-  nl: [], wc: [], od: ["A", "t", "N", "j", "w"], xxd: ["l", "s", "c", "g"], hexdump: ["n", "s", "e", "f"], strings: ["n", "t"],
-  base64: ["w"], base32: ["w"], cut: ["d", "f", "c", "b"], uniq: ["f", "s", "w"], diff: [], cmp: [], comm: [], paste: ["d"],
-  fold: ["w"], fmt: ["w"], column: ["s", "t"], jq: [], yq: [], iconv: ["f", "t"], md5sum: [], sha256sum: [], bat: [], view: [],
+  nl: [], wc: [], od: ["A", "t", "N", "j", "w"], hexdump: ["n", "s", "e", "f"], strings: ["n", "t"],
+  base64: ["w"], base32: ["w"], cut: ["d", "f", "c", "b"], diff: [], cmp: [], comm: [], paste: ["d"],
+  fold: ["w"], fmt: ["w"], column: ["s", "t"], jq: [], md5sum: [], sha256sum: [], bat: [], view: [],
+  zcat: [], gzcat: [], bzcat: [], xzcat: [], zstdcat: [], lz4cat: [], zless: [], zmore: [], zdiff: [], zgrep: ["e", "f"],
 };
 
 export const READ_ONLY_RULES: RuleTable = [
   ...READ_ONLY.map((n) => [n, noEffect] as const),
-  ...Object.entries(READERS).map(([n, v]) => [n, reader(v, n === "jq" || n === "yq" ? 1 : 0)] as const),
+  ...Object.entries(READERS).map(([n, v]) => [n, reader(v, n === "jq" || n === "zgrep" ? 1 : 0)] as const),
   ["grep", reader(["e", "f", "m", "A", "B", "C", "regexp", "file", "max-count", "context", "include", "exclude", "exclude-dir"], 1)],
   ["egrep", reader(["e", "f", "m", "A", "B", "C"], 1)],
   ["fgrep", reader(["e", "f", "m", "A", "B", "C"], 1)],
@@ -99,5 +108,6 @@ export const READ_ONLY_RULES: RuleTable = [
   ["printf", printf],
   ["awk", awk],
   ["gawk", awk],
-  ["sort", sortRule],
+  ["mawk", awk],
+  ["nawk", awk],
 ];

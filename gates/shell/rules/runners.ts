@@ -1,11 +1,13 @@
 /**
  * Opaque runners and infrastructure: package-manager scripts (analysed from package.json),
- * make, and tools whose effects live outside the file system (terraform, prisma, docker,
- * kubectl, database clients, downloads).
+ * `npm exec`/`pnpm dlx`/`bun x` payloads, package caches, make, bun's own interpreter, and tools
+ * whose effects live outside the file system (terraform, prisma, kubectl, downloads). Database
+ * clients are in data-tools.ts, container engines in containers.ts.
  */
 import { posix } from "node:path";
 import type { Arg } from "../expand.ts";
 import { hasAny, splitArgs } from "../options.ts";
+import { interpreterFor } from "./interpreters.ts";
 import { lit, type Rule, type RuleTable } from "./types.ts";
 
 function confirmAlways(what: (args: Arg[]) => string | null, resource?: (args: Arg[]) => string): Rule {
@@ -21,10 +23,26 @@ const npmLike: Rule = async (args, ctx) => {
   const sub = args[0]?.text ?? "";
   const runs = ["run", "run-script", "test", "t", "start", "stop", "restart"];
   const yarnStyle = (ctx.name === "yarn" || ctx.name === "pnpm" || ctx.name === "bun") && sub !== "" && !PM_SUBCOMMANDS.has(sub);
-  if (!runs.includes(sub) && !yarnStyle) {
-    if (sub === "exec" || sub === "x" || sub === "dlx") ctx.unknown(`${ctx.name} ${sub} runs a package binary`);
+  if (sub === "cache" || (sub === "store" && ctx.name === "pnpm")) {
+    const action = args[1]?.text ?? "";
+    if (["clean", "clear", "rm", "prune", "purge"].includes(action)) {
+      const dir =
+        ctx.name === "npm" ? ".npm/_cacache" : ctx.name === "yarn" ? ".cache/yarn" : ctx.name === "pnpm" ? ".local/share/pnpm/store" : ".bun/install/cache";
+      await ctx.targets([lit(posix.join(ctx.state.home, dir))], "delete", `${ctx.name} ${sub} ${action} deletes the package cache`, {
+        recursive: true,
+        destructive: true,
+        contents: true,
+      });
+    }
     return;
   }
+  if (sub === "exec" || sub === "x" || sub === "dlx") {
+    const { rest } = splitArgs(args.slice(1), { withValue: ["p", "package", "c", "call"], stopAtOperand: true });
+    const payload = rest[0]?.text === "--" ? rest.slice(1) : rest;
+    if (payload.length) await ctx.dispatch(payload, `${ctx.name} ${sub} runs`);
+    return;
+  }
+  if (!runs.includes(sub) && !yarnStyle) return;
   const scriptName = sub === "run" || sub === "run-script" ? args[1]?.text : sub === "t" ? "test" : yarnStyle ? sub : sub;
   if (!scriptName) return;
   const cwd = ctx.state.cwd;
@@ -95,33 +113,55 @@ const prisma: Rule = confirmAlways(
   () => "database:prisma",
 );
 
-const docker: Rule = confirmAlways(
-  (args) => {
-    const w = args.map((a) => a.text);
-    if (
-      ["rm", "rmi", "kill"].includes(w[0] ?? "") ||
-      w[1] === "prune" ||
-      (["volume", "image", "container", "network", "system"].includes(w[0] ?? "") && ["rm", "prune"].includes(w[1] ?? ""))
-    )
-      return `docker ${w.slice(0, 2).join(" ")} deletes resources`;
-    return null;
-  },
-  (args) => `docker:${args.map((a) => a.text).join(" ")}`,
-);
-
-const kubectl: Rule = confirmAlways(
-  (args) => (args[0]?.text === "delete" ? "kubectl delete removes cluster resources" : null),
-  (args) =>
-    `kubernetes:${args
+const KUBECTL_CHANGES = new Set([
+  "delete",
+  "apply",
+  "create",
+  "replace",
+  "patch",
+  "scale",
+  "drain",
+  "cordon",
+  "uncordon",
+  "taint",
+  "label",
+  "annotate",
+  "edit",
+  "set",
+  "rollout",
+  "autoscale",
+  "expose",
+  "run",
+  "cp",
+]);
+const kubectl: Rule = async (args, ctx) => {
+  const { operands } = splitArgs(args, {
+    withValue: ["n", "namespace", "context", "cluster", "kubeconfig", "f", "filename", "l", "selector", "o", "output", "c", "container"],
+  });
+  const verb = operands[0]?.text ?? "";
+  if (!KUBECTL_CHANGES.has(verb) || (verb === "rollout" && ["status", "history"].includes(operands[1]?.text ?? ""))) return;
+  if (args.some((a) => a.text === "--dry-run" || a.text.startsWith("--dry-run="))) return;
+  ctx.effect({
+    op: verb === "delete" ? "delete" : "write",
+    path: `kubernetes:${operands
       .slice(1)
       .map((a) => a.text)
       .join(" ")}`,
-);
+    external: true,
+    destructive: verb === "delete" || verb === "drain" || verb === "replace",
+    why: `kubectl ${verb} changes cluster resources`,
+  });
+};
 
-const dbClient: Rule = async (args, ctx) => {
-  const text = args.map((a) => a.text).join(" ");
-  if (/\b(drop|truncate|delete\s+from)\b/i.test(text) || /\bflushall|flushdb\b/i.test(text))
-    ctx.effect({ op: "delete", path: `database:${ctx.name}`, external: true, destructive: true, why: `${ctx.name} runs a destructive statement` });
+/** bun: -e/--eval/-p code and `bun [run] FILE` are node code; `bun x` runs a package; the rest is npm-like. */
+const bun: Rule = async (args, ctx) => {
+  const node = interpreterFor("node")!;
+  const first = args[0]?.text ?? "";
+  if (["-e", "--eval", "-p", "--print"].includes(first) || first.startsWith("--eval=")) return node(args, ctx);
+  if (first === "x") return ctx.dispatch(args.slice(1), "bun x runs");
+  const file = first === "run" ? args[1] : args[0];
+  if (file && !file.unknown && /\.[cm]?[jt]sx?$|\//.test(file.text)) return node(first === "run" ? args.slice(1) : args, ctx);
+  return npmLike(args, ctx);
 };
 
 const curlLike: Rule = async (args, ctx) => {
@@ -181,20 +221,15 @@ export const RUNNER_RULES: RuleTable = [
   ["npm", npmLike],
   ["yarn", npmLike],
   ["pnpm", npmLike],
-  ["bun", npmLike],
+  ["bun", bun],
+  ["bunx", async (args, ctx) => ctx.dispatch(args, "bunx runs")],
   ["make", make],
   ["gmake", make],
   ["just", make],
   ["terraform", terraform],
   ["tofu", terraform],
   ["prisma", prisma],
-  ["docker", docker],
-  ["podman", docker],
   ["kubectl", kubectl],
-  ["psql", dbClient],
-  ["mysql", dbClient],
-  ["sqlite3", dbClient],
-  ["redis-cli", dbClient],
   [
     "dropdb",
     async (args, ctx) =>

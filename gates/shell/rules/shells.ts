@@ -1,10 +1,12 @@
 /**
  * Shells and shell builtins that run shell source: bash/sh -c, script files, source, eval,
- * trap, and a script run by its path (its shebang picks the interpreter).
+ * trap, and a script run by its path (its shebang picks the interpreter). Shells with another
+ * syntax (fish, csh, tcsh, nu, elvish, xonsh) are parsed as bash: simple commands read the same,
+ * and what does not parse is not understood.
  */
 import { toAbsolute, type Arg } from "../expand.ts";
-import { INTERPRETER_RULES } from "./interpreters.ts";
-import { commandName, type Rule, type RuleContext, type RuleTable } from "./types.ts";
+import { interpreterFor } from "./interpreters.ts";
+import { commandName, unversioned, type Rule, type RuleContext, type RuleTable } from "./types.ts";
 
 const shellRule: Rule = async (args, ctx) => {
   let i = 0;
@@ -29,11 +31,13 @@ const shellRule: Rule = async (args, ctx) => {
     break;
   }
   const operands = args.slice(i);
+  // -n reads commands without running them.
+  if (args.slice(0, i).some((a) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a.text))) return;
   if (sawC) {
     const src = operands[0];
     if (!src) return;
     if (src.unknown) return ctx.unknown(`${ctx.name} -c runs a string computed at run time (${src.src})`);
-    const positional = new Map<string, string>();
+    const positional = new Map<string, string>([["0", operands[1]?.text ?? ctx.name]]);
     for (const [n, a] of operands.slice(2).entries()) positional.set(String(n + 1), a.text);
     await ctx.script(src.text, `${ctx.name} -c`, { extraVars: positional });
     return;
@@ -44,7 +48,7 @@ const shellRule: Rule = async (args, ctx) => {
     const abs = toAbsolute(scriptArg.text, ctx.state.cwd);
     const content = abs ? await ctx.readScript(abs) : null;
     if (content === null) return ctx.unknown(`${ctx.name} ${scriptArg.text}: script content cannot be read`);
-    const positional = new Map<string, string>();
+    const positional = new Map<string, string>([["0", scriptArg.text]]);
     for (const [n, a] of operands.slice(1).entries()) positional.set(String(n + 1), a.text);
     await ctx.script(content, `${ctx.name} ${scriptArg.text}`, { extraVars: positional });
     return;
@@ -81,8 +85,6 @@ const trap: Rule = async (args, ctx) => {
   await ctx.script(action.text, "trap action");
 };
 
-const INTERPRETERS = new Map(INTERPRETER_RULES);
-
 /** Runs a script file by path (`./x.sh`, `/tmp/x.sh`): analyse its content when readable. */
 export async function runScriptFile(path: string, args: Arg[], ctx: RuleContext): Promise<void> {
   const abs = toAbsolute(path, ctx.state.cwd);
@@ -91,14 +93,14 @@ export async function runScriptFile(path: string, args: Arg[], ctx: RuleContext)
     ctx.unknown(`runs ${path}, whose content cannot be read`);
     return;
   }
-  const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(content);
-  const interp = shebang ? commandName(shebang[1] === "/usr/bin/env" || shebang[1] === "/bin/env" ? (shebang[2] ?? "") : shebang[1]!) : "sh";
-  if (["sh", "bash", "dash", "zsh", "ksh"].includes(interp)) {
-    await ctx.script(content, `script ${path}`, { extraVars: positionalVars(args) });
+  const shebang = /^#!\s*(\S+)(?:\s+(-S\s+)?(\S+))?/.exec(content);
+  const interp = shebang ? commandName(shebang[1] === "/usr/bin/env" || shebang[1] === "/bin/env" ? (shebang[3] ?? "") : shebang[1]!) : "sh";
+  if (SHELL_NAMES.has(interp) || SHELL_NAMES.has(unversioned(interp) ?? "")) {
+    await ctx.script(content, `script ${path}`, { extraVars: new Map([["0", path], ...positionalVars(args)]) });
     return;
   }
-  const rule = INTERPRETERS.get(interp);
-  if (rule && ["python", "python3", "node", "perl", "ruby", "php"].includes(interp)) {
+  const rule = interpreterFor(interp) ?? interpreterFor(unversioned(interp) ?? "");
+  if (rule) {
     await rule([{ text: abs!, glob: false, src: path }, ...args], ctx);
     return;
   }
@@ -113,12 +115,10 @@ function positionalVars(args: Arg[]): Map<string, string> {
   return m;
 }
 
+const SHELL_NAMES = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "oksh", "fish", "csh", "tcsh", "nu", "elvish", "xonsh"]);
+
 export const SHELL_RULES: RuleTable = [
-  ["bash", shellRule],
-  ["sh", shellRule],
-  ["zsh", shellRule],
-  ["dash", shellRule],
-  ["ksh", shellRule],
+  ...[...SHELL_NAMES].map((n) => [n, shellRule] as const),
   ["source", source],
   [".", source],
   ["eval", evalRule],

@@ -19,6 +19,12 @@ export interface Effect {
   readonly destructive?: boolean;
   /** Not a filesystem path (remote branch, cloud or database resource). */
   readonly external?: boolean;
+  /**
+   * A program the gate has no rule for was given this path: it may read, write or delete it.
+   * Judged as a read (secrets deny like `cat`) and as a write; a write the path policy would
+   * deny or confirm (outside the workspace, a protected path) becomes a question, never a deny.
+   */
+  readonly unsure?: boolean;
   readonly why: string;
 }
 
@@ -38,16 +44,31 @@ export interface RuleContext {
   readonly worldChangedEarlier: boolean;
   /** argv[0] as written (after unwrapping), for messages. */
   readonly name: string;
+  /**
+   * Something is fed to this command's stdin: a pipe, a heredoc, a here-string or a `<`
+   * redirection (not /dev/null). False for payloads of xargs and parallel, whose jobs read
+   * nothing (GNU xargs gives them /dev/null).
+   */
+  readonly stdinFed: boolean;
   effect(e: Effect): void;
   unknown(why: string): void;
   /** Absolute paths an operand stands for (globs expanded); records an unknown and returns [] when it cannot tell. */
   paths(arg: Arg, purpose: string): Promise<string[]>;
   /** Adds `op` effects for every operand. */
   targets(args: readonly Arg[], op: PathOp, why: string, extra?: Partial<Effect>): Promise<void>;
-  /** Analyse a payload command (wrappers, find -exec, xargs). */
-  dispatch(argv: Arg[], why: string, stdin?: Output): Promise<void>;
-  /** Analyse shell source (bash -c, script files, eval); `shared` runs in the current scope (source). */
-  script(source: string, why: string, opts?: { shared?: boolean; extraVars?: Map<string, string> }): Promise<void>;
+  /** Analyse a payload command (wrappers, find -exec, xargs); `stdinFed` defaults to this command's. */
+  dispatch(argv: Arg[], why: string, stdin?: Output, opts?: { stdinFed?: boolean }): Promise<void>;
+  /**
+   * Analyse shell source (bash -c, script files, eval); `shared` runs in the current scope
+   * (source); `extraVars` are known exported variables, `unknownVars` variables whose value is
+   * only known at run time (name -> why); `skipUnparsable`: a one-line source that does not
+   * parse is refused by the shell, so it has no effect (one reading among several).
+   */
+  script(
+    source: string,
+    why: string,
+    opts?: { shared?: boolean; extraVars?: Map<string, string>; unknownVars?: Map<string, string>; skipUnparsable?: boolean },
+  ): Promise<void>;
   /** stdin of this command, when known. */
   stdin(): Promise<Output>;
   /** Content of a file: written earlier on this line, else read from the world; null if unknown. */
@@ -69,6 +90,16 @@ export type RuleTable = readonly (readonly [string, Rule])[];
 /** The program a command names: argv[0] without its directory. */
 export function commandName(text: string): string {
   return text.includes("/") ? text.slice(text.lastIndexOf("/") + 1) : text;
+}
+
+/**
+ * A program name without a version suffix: `python3.11` -> `python`, `node20` -> `node`,
+ * `lua5.4` -> `lua`, `gcc-12` -> `gcc`, `julia1.10` -> `julia`. Null when there is none.
+ * Rules are looked up by the exact name first, then by this one.
+ */
+export function unversioned(name: string): string | null {
+  const m = /^([A-Za-z][\w+.-]*?[A-Za-z+])[-_.]?v?\d+(?:\.\d+)*$/.exec(name);
+  return m ? m[1]! : null;
 }
 
 /** An argument written literally (no expansion, no glob). */

@@ -23,6 +23,9 @@ echo v1 > /srv/www/index.html; echo old > /srv/www/promo.html; echo v1 > /srv/ww
 echo pdf > /srv/www/uploads/2024/invoice.pdf
 find /srv/www -exec touch -h -d 2023-09-01 {} +
 mkdir -p /tmp/site; printf x > /tmp/site/odd$'\n''*deleting   decoy'
+mkdir -p pack/src; echo a > pack/src/a.txt; echo b > pack/src/b.txt; tar -czf bundle.tgz -C pack src
+(cd pack && zip -qr ../bundle.zip src)
+mkdir -p out/src; echo old > out/src/a.txt; echo keep > out/other.txt
 `;
 
 beforeAll(async () => {
@@ -118,6 +121,23 @@ describe("rsync --delete dry run", () => {
   it("the destination is untouched by the dry run", async () => {
     const r = await world.exec("cat /srv/www/promo.html /srv/www/index.html && ls /srv/www/uploads/2024");
     expect(r.stdout).toBe("old\nv1\ninvoice.pdf\n");
+  });
+});
+
+describe("archive listing", () => {
+  it("tar -x names the existing files it would replace, not the new ones", async () => {
+    const x = await explainBash("tar -xzf bundle.tgz -C out", world.env);
+    expect(x.decision.kind).toBe("confirm");
+    expect(resourcesOf(x.decision)).toContain("/workspace/out/src/a.txt");
+    expect(resourcesOf(x.decision)).not.toContain("/workspace/out/src/b.txt");
+    expect(resourcesOf(x.decision)).not.toContain("/workspace/out/other.txt");
+  });
+
+  it("unzip -o the same way; into a new folder nothing is replaced", async () => {
+    const x = await explainBash("unzip -o bundle.zip -d out", world.env);
+    expect(resourcesOf(x.decision)).toContain("/workspace/out/src/a.txt");
+    expect(resourcesOf(x.decision)).not.toContain("/workspace/out/src/b.txt");
+    expect((await explainBash("tar -xzf bundle.tgz -C fresh", world.env)).decision.kind).toBe("allow");
   });
 });
 

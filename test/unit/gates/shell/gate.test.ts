@@ -36,7 +36,20 @@ describe("shell-ast gate", () => {
       kind: "deny",
       code: "path_denied",
     });
-    expect((await strict.decide({ id: "6", tool: "bash", args: { command: "echo x > notes.md" } }, fakeGateContext(env))).kind).toBe("allow");
+    expect((await strict.decide({ id: "6", tool: "bash", args: { command: "echo x > new-notes.md" } }, fakeGateContext(env))).kind).toBe("allow");
+  });
+
+  it("a path given to a program without a rule: asked about outside the workspace, denied as a secret, never denied as a write", async () => {
+    const outside = await explainBash("zorbtool ~/notes.txt", env);
+    expect(outside.decision).toMatchObject({
+      kind: "confirm",
+      title: "Let a program the gate has no rule for use these paths?",
+      resources: ["/home/user/notes.txt"],
+    });
+    expect(outside.reason).toContain("unknown program zorbtool given a path outside the workspace: ~/notes.txt");
+    expect((await explainBash("zorbtool ~/.ssh/id_rsa", env)).decision).toMatchObject({ kind: "deny", code: "path_denied" });
+    expect((await explainBash("zorbtool ~/.ssh/authorized_keys", env)).decision.kind).toBe("confirm");
+    expect((await explainBash("zorbtool src/app.ts", env)).decision.kind).toBe("allow");
   });
 
   it("fails closed when the environment throws", async () => {
@@ -79,6 +92,30 @@ describe("analyzeBash", () => {
       ["read", "/workspace/.env"],
     ]);
   });
+  it("computes substitutions that follow from the line: pwd, dirname, basename, echo, cd D && pwd", async () => {
+    const a = await analyzeBash('D=$(pwd); rm -rf "$D/build" "$(basename src/app.ts .ts)" "$(cd logs && pwd)/a.log"', env);
+    expect(a.effects.map((e) => e.path)).toEqual(["/workspace/build", "/workspace/app", "/workspace/logs/a.log"]);
+    expect(a.unknowns).toEqual([]);
+    const b = await analyzeBash('rm -rf "$(cat list.txt)"', env);
+    expect(b.unknowns.some((u) => u.includes("computed at run time"))).toBe(true);
+  });
+
+  it('a script\'s $0 is its path: `cd "$(dirname "$0")/.."` lands where the script says', async () => {
+    const world = corpusWorld();
+    world.addFile("/workspace/scripts/up.sh", '#!/bin/sh\ncd "$(dirname "$0")/.."\nrm -rf build\n');
+    for (const run of ["bash scripts/up.sh", "./scripts/up.sh", "cd src && ../scripts/up.sh"]) {
+      const a = await analyzeBash(run, world);
+      expect(a.effects, run).toContainEqual(expect.objectContaining({ op: "delete", path: "/workspace/build" }));
+      expect(a.unknowns, run).toEqual([]);
+    }
+  });
+
+  it("bash -n only reads the script", async () => {
+    const a = await analyzeBash("bash -n scripts/evil.sh", env);
+    expect(a.effects).toEqual([]);
+    expect(a.unknowns).toEqual([]);
+  });
+
   it("analyses a script written earlier on the same line", async () => {
     const a = await analyzeBash("cat > t.sh <<'EOF'\nrm -rf data\nEOF\nbash t.sh", env);
     expect(a.effects).toContainEqual(expect.objectContaining({ op: "delete", path: "/workspace/data" }));

@@ -57,6 +57,24 @@ describe("parseBash", () => {
     ]);
   });
 
+  it("words after a redirection are arguments, not more targets", async () => {
+    for (const [src, argv, target] of [
+      ["rm -rf 2>/dev/null /", ["rm", "-rf", "/"], "/dev/null"],
+      ["rm -rf >/dev/null ~", ["rm", "-rf", "~"], "/dev/null"],
+      ["git checkout >'f' -- foo", ["git", "checkout", "--", "foo"], "f"],
+      ["rm 2>/dev/null -rf a b", ["rm", "-rf", "a", "b"], "/dev/null"],
+    ] as const) {
+      const c = (await parseBash(src)).commands[0]!;
+      expect(lits(c), src).toEqual(argv);
+      expect(c.redirects[0]!.target?.literal, src).toBe(target);
+    }
+  });
+
+  it("records function definitions so later calls are known", async () => {
+    const p = await parseBash("cleanup() { rm -rf build; }; cleanup");
+    expect(p.steps.filter((s) => s.kind === "define-function")).toEqual([{ kind: "define-function", name: "cleanup" }]);
+  });
+
   it("keeps heredoc bodies, quoted or with expansions, and the pipeline after them", async () => {
     const q = await parseBash(`cat <<'EOF' | sh\nrm $X\nEOF\n`);
     expect(q.commands[0]!.redirects[0]!.heredoc).toMatchObject({ body: "rm $X\n", quoted: true });

@@ -1,14 +1,46 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { COMMAND_RULES, mergeRuleTables } from "../../../../../gates/shell/rules/index.ts";
-import type { Rule } from "../../../../../gates/shell/rules/types.ts";
+import { type Rule, unversioned } from "../../../../../gates/shell/rules/types.ts";
 import { higherRisk, RISK_ORDER, type Risk } from "../../../../../gates/types.ts";
 
 const noop: Rule = async () => {};
 
 describe("shell rule families", () => {
   it("merges the families into one table with a rule for every family", () => {
-    for (const name of ["cat", "cd", "rm", "cp", "sed", "python3", "bash", "sudo", "find", "git", "npm"]) expect(COMMAND_RULES.has(name), name).toBe(true);
+    for (const name of [
+      "cat",
+      "cd",
+      "rm",
+      "cp",
+      "sed",
+      "python3",
+      "bash",
+      "sudo",
+      "find",
+      "git",
+      "npm",
+      "gzip",
+      "sort",
+      "vim",
+      "sqlite3",
+      "crontab",
+      "docker",
+      "cargo",
+      "parallel",
+    ])
+      expect(COMMAND_RULES.has(name), name).toBe(true);
+  });
+
+  it("finds a versioned name's rule by its unversioned form, and only then", () => {
+    expect(unversioned("python3.11")).toBe("python");
+    expect(unversioned("node20")).toBe("node");
+    expect(unversioned("lua5.4")).toBe("lua");
+    expect(unversioned("julia1.10")).toBe("julia");
+    expect(unversioned("gcc-12")).toBe("gcc");
+    expect(unversioned("b2sum")).toBeNull();
+    expect(unversioned("7z")).toBeNull();
+    expect(unversioned("ls")).toBeNull();
   });
 
   it("refuses a program claimed by two families", () => {

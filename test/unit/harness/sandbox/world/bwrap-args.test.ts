@@ -20,7 +20,7 @@ function opts(over: Partial<BwrapOptions> = {}): BwrapOptions {
       extra: [{ sandboxPath: "/srv/app2", hostDir: `${T}/mounts/srv/app2` }],
     },
     host,
-    helperDir: "/repo/harness/world/inside",
+    helperDir: "/repo/harness/sandbox/world/inside",
     command: ["/usr/bin/node", "/opt/gatebench/helper.cjs"],
     ...over,
   };
@@ -67,7 +67,7 @@ describe("buildBwrapArgs", () => {
     expect(ro).toContainEqual({ flag: "--ro-bind", src: "/lib64", dest: "/lib64" });
     expect(ro).toContainEqual({ flag: "--ro-bind", src: "/dev/null", dest: "/etc/shadow" });
     expect(ro).toContainEqual({ flag: "--ro-bind", src: "/dev/null", dest: "/etc/gshadow" });
-    expect(ro).toContainEqual({ flag: "--ro-bind", src: "/repo/harness/world/inside", dest: "/opt/gatebench" });
+    expect(ro).toContainEqual({ flag: "--ro-bind", src: "/repo/harness/sandbox/world/inside", dest: "/opt/gatebench" });
     const s = flags.indexOf("/bin");
     expect(flags.slice(s - 2, s + 1)).toEqual(["--symlink", "usr/bin", "/bin"]);
   });
