@@ -22,13 +22,23 @@ function closesQuote(text: string, at: number): boolean {
   return open;
 }
 
-/** The end of the value that starts at `at`: a quoted string (quotes left out) or a bare word. */
-function valueAt(text: string, at: number): Range | undefined {
+/**
+ * The end of the value that starts at `at`: a quoted string (quotes left out) or a bare word.
+ * A quote there may close a string opened earlier on the line (`grep '^API_KEY=' f`): then there
+ * is no value, unless the name was itself quoted (`"password":"x"`, where the names' quotes
+ * pair up) or a whole string follows, starting with no blank and closed on the line (the count of
+ * quotes on a line misleads after a string that spans lines, such as a PEM block in a JSON value).
+ * A quoted value never starts with a blank.
+ */
+function valueAt(text: string, at: number, nameQuoted = false): Range | undefined {
   const q = text[at];
   if (q === '"' || q === "'") {
-    if (closesQuote(text, at)) return undefined;
     let j = at + 1;
     while (j < text.length && text[j] !== q && text[j] !== "\n") j += text[j] === "\\" && q === '"' ? 2 : 1;
+    const whole = j < text.length && text[j] === q && /^\S/.test(text[at + 1] ?? "") && !/\s/.test(text.slice(at + 1, j));
+    if (!nameQuoted && !whole && closesQuote(text, at)) return undefined;
+    // A generated or chosen secret does not start with a blank: a quote followed by one closes a string.
+    if (/[ \t]/.test(text[at + 1] ?? "")) return undefined;
     return j > at + 1 ? { start: at + 1, end: Math.min(j, text.length) } : undefined;
   }
   const m = /^[^\s'"`;&|<>(){}[\],\\]+/.exec(text.slice(at, at + 4096));
@@ -69,7 +79,7 @@ function assignmentRanges(text: string): Range[] {
     if (text.slice(Math.max(0, m.index - 1), m.index) === "{" && text[m.index - 2] === "$") continue;
     const at = m.index + whole.length;
     // "password=" opened by a quote before the name and closed right after the separator: no value.
-    const r = valueAt(text, at);
+    const r = valueAt(text, at, open !== "" && open === close);
     if (!r) continue;
     const value = text.slice(r.start, r.end);
     const quoted = r.start > at;

@@ -26,6 +26,9 @@ describe("NAME=value and NAME: value", () => {
     ["curl -H 'X-Api-Key: abcdef123456' https://api.example.com", ["abcdef123456"]],
     ['echo "API_KEY=abc123" >> .env', ["abc123"]],
     ["UPDATE users SET password = 'Hunter2' WHERE id = 1", ["Hunter2"]],
+    // after a string that spans lines, the count of quotes on the line no longer says which quote opens
+    ['{"key":"-----BEGIN\nMIIE\n-----END KEY-----","region":"eu"} ; {"user":"app","password":"Gcnvyysn86!","host":"db"}', ["Gcnvyysn86!"]],
+    ['{"note":"two\nlines","x":1} ;   password: "Jcetosepta65^"\n  user: app', ["Jcetosepta65^"]],
   ];
   for (const [text, expected] of cases) it(text, () => expect(secrets(text)).toEqual(expected));
 
@@ -37,6 +40,8 @@ describe("NAME=value and NAME: value", () => {
     "secret: required",
     "grep -q '^STRIPE_WEBHOOK_SECRET=' .env.example || echo missing",
     'grep "password=" app.log',
+    "grep '^API_KEY=' .env 'and more'",
+    'a "multi\nline" then grep "password=" app.log "x"',
     "API_KEY=$(cat /run/secrets/api_key)",
     ': "${DB_PASSWORD:?must be set}"',
     'password = os.environ["DB_PASSWORD"]',
