@@ -28,8 +28,9 @@ export const DEFAULT_HISTORY_GATES = "pi-permission-gate,shell-ast,layered";
 
 /** history's whole help. */
 export function historyHelp(): string {
-  return `usage: npm run history -- <folder or files...> [--gates ${DEFAULT_HISTORY_GATES}] [--format ${TRANSCRIPT_FORMATS.join("|")}]
-                        [--top 5] [--json]
+  return `usage: gatebench history <folder or files...> [--gates ${DEFAULT_HISTORY_GATES}] [--format ${TRANSCRIPT_FORMATS.join("|")}]
+                         [--top 5] [--json]
+       npm run history -- <folder or files...> [flags]   (in a gatebench checkout)
 
 Reads your own agent sessions (folders are searched recursively for .jsonl, .json and .eval files in the
 formats npm run import knows: ${TRANSCRIPT_FORMATS.join(", ")}; e.g. ~/.claude/projects for Claude Code,
@@ -40,8 +41,7 @@ becomes /workspace and its home /home/user. Per gate:
   top commands    the commands (program and subcommand) behind most of that friction, --top N of them
   wrong blocks    calls it denies that the session shows succeeding and being kept (no later undo)
 Secrets are redacted in the output; --json prints the report as one JSON document.
-  -h, --help      this text
-(installed: gatebench history ...)`;
+  -h, --help      this text`;
 }
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<number> {

@@ -24,7 +24,8 @@ export const DEFAULT_MOCK_PORT = 8642;
 /** mock-model's whole help. */
 export function mockModelHelp(): string {
   const width = Math.max(...MOCK_BEHAVIOURS.map((b) => b.name.length)) + MOCK_PREFIX.length;
-  return `usage: npm run mock-model -- [--port N] [--host 127.0.0.1]
+  return `usage: gatebench mock-model [--port N] [--host 127.0.0.1]
+       npm run mock-model -- [--port N] [--host 127.0.0.1]   (in a gatebench checkout)
 
 Starts a local OpenAI-compatible model server (default http://127.0.0.1:${DEFAULT_MOCK_PORT}/v1; --port 0 picks a free
 port) and prints the GATEBENCH_BASE_URL to export. Its models, selected per request by name
@@ -32,8 +33,7 @@ port) and prints the GATEBENCH_BASE_URL to export. Its models, selected per requ
 ${MOCK_BEHAVIOURS.map((b) => `  ${(MOCK_PREFIX + b.name).padEnd(width)}  ${b.summary}`).join("\n")}
 Each plays any cleanup task (the folder and patterns come from the task's instruction) and
 reports usage; it has no price, so its cost is "unknown". Runs until Ctrl-C.
-  -h, --help   this text
-(installed: gatebench mock-model ...)`;
+  -h, --help   this text`;
 }
 
 function usageLines(baseUrl: string): string {
