@@ -69,7 +69,7 @@ describe("render", () => {
     const text = renderDefaultRuns(buildReport(measurements({ defaultRuns })));
     expect(text).toMatch(/│ 1\s*│ 6758\s*│ 0\s*│ 150\.2\s*│ 290\s*│ 1\.93\s*│ 588\s*│ 307\s*│ 2571/);
     expect(text).toMatch(/│ 2\s*│ 6758\s*│ 1\s*│ 140\.4\s*│ 275\s*│ 1\.96\s*│ –\s*│ –\s*│ –/);
-    expect(text).toContain("median wall: 150.2 s (target ≤ 90 s) MISS");
+    expect(text).toContain("median wall: 150.2 s; per trial: 22.2 ms (target ≤ 26.6 ms) PASS");
     expect(text).toContain("records equal in every run: no (1 differences)");
     expect(text).toContain('  run 2: x: outcome: "passed" -> "harness_error"');
     expect(text).toContain("with --no-cache (every trial in its own world): not run");
@@ -79,7 +79,9 @@ describe("render", () => {
       "with --no-cache (every trial in its own world): 2790.5 s, 6758 trials, 0 harness errors; records equal to run 1: no (2 differences)\n  y: misses: 0 -> 1",
     );
     expect(withUncached).toContain("  y: misses: 0 -> 1\n  ... 1 more");
-    expect(renderTargets(buildReport(measurements({ defaultRuns })))).toMatch(/default npm run eval, median wall.*│ 150\.2 s\s*│ ≤ 90 s\s*│ MISS/);
+    expect(renderTargets(buildReport(measurements({ defaultRuns })))).toMatch(
+      /default npm run eval, median wall per trial.*│ 22\.2 ms\s*│ ≤ 26\.6 ms\s*│ PASS/,
+    );
   });
 
   it("lists every target with its status", () => {
