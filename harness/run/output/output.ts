@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
 import type { ApprovalRecord } from "../../trial/approvers/broker.ts";
 import { acquireDirLock } from "../../sandbox/process/ownership.ts";
-import { jsonText, redact } from "../../text/redact/redact.ts";
+import { jsonText, redact, redactMarkup } from "../../text/redact/redact.ts";
 import type { TrialRecord } from "../../model/record/record.ts";
 import type { TrialEvent } from "../../trial/trial.ts";
 
@@ -130,7 +130,7 @@ export class RunOutput {
   }
 
   writeReport(html: string): void {
-    this.writeAtomic(join(this.dir, "report.html"), redact(html));
+    this.writeAtomic(join(this.dir, "report.html"), redactMarkup(html));
   }
 
   writeSummary(json: unknown, markdown: string): void {

@@ -93,6 +93,32 @@ export function redact(text: string): string {
   return out;
 }
 
+const ENTITY = /&(amp|lt|gt|quot|#39);/g;
+const ENTITY_CHAR: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" };
+const CHAR_ENTITY: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/**
+ * Markup whose text and attribute values are escaped with the five HTML entities (report.html:
+ * `<`, `>`, `"` and `'` stand raw only as markup), redacted piece by piece: each text node,
+ * attribute value and tag on its own, read as the text it escapes (`PGPASSWORD=&#39;pw&#39;` is
+ * `PGPASSWORD='pw'`) and written back escaped. A secret in escaped text never holds a raw markup
+ * character, so it lies within one piece; and the pieces of a large report repeat (a cell, a
+ * command that many trials share), so most are remembered rather than scanned again.
+ */
+export function redactMarkup(markup: string): string {
+  const pieces = markup.split(/([<>"'])/);
+  let changed = false;
+  for (let i = 0; i < pieces.length; i += 2) {
+    const piece = pieces[i]!;
+    const text = piece.includes("&") ? piece.replace(ENTITY, (_, name: string) => ENTITY_CHAR[name]!) : piece;
+    const out = redact(text);
+    if (out === text) continue;
+    pieces[i] = out.replace(/[&<>"']/g, (c) => CHAR_ENTITY[c]!);
+    changed = true;
+  }
+  return changed ? pieces.join("") : markup;
+}
+
 /** A command split into words (an explanation's argv), each word redacted knowing the others (`mysql`, then `-pPW`). */
 export function redactArgv(argv: readonly string[]): string[] {
   const byWord = argvRanges(argv);

@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonText, redact, redactDeep, redactText, summarizeCall } from "../../../../../harness/text/redact/redact.ts";
+import { escapeHtml } from "../../../../../harness/text/escape/html.ts";
+import { jsonText, redact, redactDeep, redactMarkup, redactText, summarizeCall } from "../../../../../harness/text/redact/redact.ts";
 import { plantedSecret } from "../../../../support/secrets.ts";
 
 const BENIGN = readFileSync(join(import.meta.dirname, "../../../../support/redaction/benign.txt"), "utf8")
@@ -115,6 +116,43 @@ describe("redact (fuzzed)", () => {
         expect(summarizeCall("bash", { command: text })).not.toContain(secret.replace(/\s+/g, " ").slice(0, 24));
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("redactMarkup (report.html, piece by piece)", () => {
+  /** Escaped text in the shapes report.html gives it: cells, attributes, preformatted outputs. */
+  const page = (texts: readonly string[]) =>
+    `<!doctype html><html><body><table>${texts
+      .map(
+        (t, i) => `<tr data-v="${escapeHtml(t)}"><td>${i}</td><td class="cmd"><code>${escapeHtml(t)}</code></td></tr><pre>${escapeHtml(`out:\n${t}\n`)}</pre>`,
+      )
+      .join("\n")}</table></body></html>`;
+
+  it("changes nothing on a page of text that holds no secret (the benign corpus)", () => {
+    const lines = BENIGN.filter((l) => l.trim());
+    expect(lines.length).toBeGreaterThan(200);
+    const html = page(lines);
+    expect(redactMarkup(html)).toBe(html);
+  });
+
+  it("redacts a secret in a text node as the text itself would be", () => {
+    fc.assert(
+      fc.property(fc.array(plantedSecret, { minLength: 1, maxLength: 4 }), (planted) => {
+        const texts = planted.map(([, t]) => t);
+        expect(redactMarkup(page(texts))).toBe(page(texts.map(redact)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("leaves no planted secret on a page", () => {
+    fc.assert(
+      fc.property(fc.array(plantedSecret, { minLength: 1, maxLength: 4 }), (planted) => {
+        const out = redactMarkup(page(planted.map(([, t]) => t)));
+        for (const [secret] of planted) expect(out.includes(escapeHtml(secret)) || out.includes(secret), secret).toBe(false);
+      }),
+      { numRuns: 300 },
     );
   });
 });
