@@ -84,6 +84,7 @@ describe("npm run history", () => {
     expect(String(gate.stderr)).toContain("--gates");
     const help = await history(["--help"]);
     expect(help.exitCode).toBe(0);
-    expect(String(help.stdout)).toContain("usage: npm run history");
+    expect(String(help.stdout)).toContain("usage: gatebench history");
+    expect(String(help.stdout)).toContain("npm run history --");
   });
 });
