@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { parseShard } from "../../../../harness/apps/cli/shard.ts";
 import { PR_COMMENT_MARKER } from "../../../../harness/run/report/markdown.ts";
-import { workflowSchemaErrors, workflowStructureProblems } from "../../../support/workflow.ts";
+import { runCommentScript as runScript, workflowSchemaErrors, workflowStructureProblems, type FakeComment } from "../../../support/workflow.ts";
 
 const root = new URL("../../../../", import.meta.url).pathname;
 type Step = { uses?: string; run?: string; with?: Record<string, unknown>; if?: string; name?: string };
@@ -19,35 +19,8 @@ type Job = {
   steps: Step[];
 };
 
-interface FakeComment {
-  id: number;
-  body: string;
-  user: { login: string; type: string } | null;
-}
-
-/** Runs the workflow's github-script with a fake API over `comments`; says which call it made. */
-async function runCommentScript(script: string, comments: FakeComment[]): Promise<{ updated?: number; created?: boolean; body?: string }> {
-  const out: { updated?: number; created?: boolean; body?: string } = {};
-  const listComments = () => undefined;
-  const github = {
-    paginate: async (fn: unknown) => (fn === listComments ? comments : []),
-    rest: {
-      issues: {
-        listComments,
-        updateComment: async (a: { comment_id: number; body: string }) => Object.assign(out, { updated: a.comment_id, body: a.body }),
-        createComment: async (a: { body: string }) => Object.assign(out, { created: true, body: a.body }),
-      },
-    },
-  };
-  const context = { repo: { owner: "o", repo: "r" }, issue: { number: 7 } };
-  const fakeRequire = (name: string) => {
-    expect(name).toBe("fs");
-    return { readFileSync: () => `${PR_COMMENT_MARKER}\n| gate |` };
-  };
-  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<unknown>;
-  await new AsyncFunction("require", "github", "context", script)(fakeRequire, github, context);
-  return out;
-}
+/** The workflow's comment script over `comments`, with the summary a run wrote as the file it reads. */
+const runCommentScript = (script: string, comments: FakeComment[]) => runScript(script, comments, `${PR_COMMENT_MARKER}\n| gate |`);
 
 /** What bash would expand `$(( a + 1 ))/b` to for one job, with the workflow expressions filled in. */
 function shardArg(run: string, vars: Record<string, string | number>): string {
@@ -158,7 +131,11 @@ describe(".github/workflows/gatebench.yml", () => {
     const fakeBot = { id: 3, body: PR_COMMENT_MARKER, user: { login: "github-actions[bot]", type: "User" } };
     const ours = { id: 4, body: `${PR_COMMENT_MARKER}\nold table`, user: bot };
     expect(await runCommentScript(script, [planted, otherBot, fakeBot, ours])).toMatchObject({ updated: 4 });
-    expect(await runCommentScript(script, [planted, otherBot, fakeBot])).toEqual({ created: true, body: `${PR_COMMENT_MARKER}\n| gate |` });
+    expect(await runCommentScript(script, [planted, otherBot, fakeBot])).toEqual({
+      created: true,
+      body: `${PR_COMMENT_MARKER}\n| gate |`,
+      read: "merged/summary.md",
+    });
     expect(
       await runCommentScript(script, [
         { id: 5, body: "lgtm", user: bot },
