@@ -23,6 +23,8 @@ export interface CodeScan {
   readonly opaque: string[];
   /** Literal strings that may be paths. */
   readonly literals: string[];
+  /** Modules it imports that the scanner does not model (python and node): read by the caller where they are the project's own files. */
+  readonly imports: ImportRef[];
   /** Reads secrets/files: not judged here (the path policy sees read effects for literals). */
   readonly reads: string[];
 }
@@ -186,12 +188,77 @@ const NOT_PATHS = new Set([
   "base64",
 ]);
 
+/**
+ * Modules whose file and process effects the scanner sees through the APIs above (or that have
+ * none): standard-library modules only. Code that imports anything else does what that module
+ * does: the project's own modules are read and judged like the code (rules/interpreters.ts); a
+ * database driver, an archive library or an installed package is not understood.
+ */
+const KNOWN_MODULES: Partial<Record<Language, ReadonlySet<string>>> = {
+  python: new Set(
+    (
+      "__future__ abc argparse array ast base64 binascii bisect builtins calendar cmath codecs collections colorsys contextlib copy csv " +
+      "dataclasses datetime decimal difflib enum errno filecmp fnmatch fractions functools gc getpass gettext glob gzip bz2 lzma hashlib " +
+      "heapq hmac html inspect io itertools json keyword locale logging math numbers operator os pathlib pickle platform pprint queue " +
+      "random re secrets shlex shutil signal stat statistics string struct subprocess sys sysconfig tempfile textwrap threading time " +
+      "timeit tokenize tomllib traceback types typing unicodedata uuid warnings weakref zlib"
+    ).split(" "),
+  ),
+  node: new Set(
+    "assert buffer child_process console crypto events fs os path perf_hooks process querystring readline stream string_decoder timers url util zlib".split(
+      " ",
+    ),
+  ),
+};
+
+/** A module imported by code: as written (`blog.db`, `.models`, `./lib/db`), and whether it may be absent (`from pkg import name`: name may be a plain attribute). */
+export interface ImportRef {
+  spec: string;
+  optional: boolean;
+}
+
+const topName = (language: Language, spec: string): string =>
+  language === "python" ? (spec.split(".")[0] ?? "") : spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : (spec.split("/")[0] ?? "");
+
+/** The modules `code` imports, as written; standard-library modules the scanner models are left out. */
+export function importedModules(language: Language, code: string): ImportRef[] {
+  const known = KNOWN_MODULES[language];
+  if (!known) return [];
+  const out: ImportRef[] = [];
+  if (language === "python") {
+    for (const m of code.matchAll(/(?:^|[;\n:])[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w \t,]+)|import[ \t]+([\w. \t,]+))/g)) {
+      if (m[1] !== undefined) {
+        out.push({ spec: m[1], optional: false });
+        for (const part of m[2]!.split(",")) {
+          const name = part.trim().split(/\s+/)[0] ?? "";
+          if (name && name !== "*") out.push({ spec: m[1].endsWith(".") ? `${m[1]}${name}` : `${m[1]}.${name}`, optional: true });
+        }
+      } else
+        for (const part of m[3]!.split(",")) {
+          const name = part.trim().split(/\s+/)[0] ?? "";
+          if (name) out.push({ spec: name, optional: false });
+        }
+    }
+  } else if (language === "node") {
+    const spec =
+      /\brequire\s*\(\s*(['"`])([^'"`\n]+)\1|\bimport\s*\(\s*(['"`])([^'"`\n]+)\3|(?:^|[;\n])\s*import\s+(?:[\w*{}\s,$]+\s+from\s+)?(['"])([^'"\n]+)\5|\bfrom\s+(['"])([^'"\n]+)\7/g;
+    for (const m of code.matchAll(spec)) out.push({ spec: (m[2] ?? m[4] ?? m[6] ?? m[8] ?? "").replace(/^node:/, ""), optional: false });
+  }
+  const seen = new Set<string>();
+  return out.filter((r) => {
+    if (!r.spec || seen.has(r.spec) || known.has(topName(language, r.spec))) return false;
+    seen.add(r.spec);
+    return true;
+  });
+}
+
 export function scanCode(language: Language, code: string): CodeScan {
   const deletes = DELETE_APIS[language].filter((r) => r.test(code)).map((r) => matchText(r, code));
   const writes = WRITE_APIS[language].filter((r) => r.test(code)).map((r) => matchText(r, code));
   const truncates = TRUNCATE_APIS[language].filter((r) => r.test(code)).map((r) => matchText(r, code));
   const opaque: string[] = [];
   if (OPAQUE[language].test(code)) opaque.push(`${language} code evaluates or decodes dynamic code (${matchText(OPAQUE[language], code)})`);
+
   const literals = stringLiterals(code);
   const shell: string[] = [];
   if (SHELL_APIS[language].test(code)) {
@@ -217,6 +284,7 @@ export function scanCode(language: Language, code: string): CodeScan {
     opaque,
     literals: literals.filter((l) => looksLikePath(l) && !modules.has(l)),
     reads,
+    imports: importedModules(language, code),
   };
 }
 

@@ -12,10 +12,11 @@
  * - a REPL without input (`python3`, `node`) has no effect.
  * Runners that hand a command to an interpreter (`uv run`, `bun x`) are wrappers: they dispatch.
  */
+import { posix } from "node:path";
 import type { PathOp } from "../../path-policy/judge.ts";
 import { classifyPerlEdit } from "../edit-scripts.ts";
 import { expandTilde, toAbsolute, type Arg } from "../expand.ts";
-import { scanCode, type Language } from "../interpreters.ts";
+import { scanCode, type ImportRef, type Language } from "../interpreters.ts";
 import { splitArgs } from "../options.ts";
 import { outputFile } from "./output-files.ts";
 import type { Rule, RuleContext, RuleTable } from "./types.ts";
@@ -220,10 +221,12 @@ function interpreterRule(spec: InterpreterSpec): Rule {
       if (t === "-") break;
     }
     if (inPlace) await inPlaceEdit(spec, code, loop, rest, ctx);
+    let origin = ctx.state.cwd;
     if (code === null && scriptPath !== null) {
       const abs = toAbsolute(scriptPath, ctx.state.cwd);
       code = abs ? await ctx.readScript(abs) : null;
       if (code === null) return ctx.unknown(`${ctx.name} ${scriptPath}: script cannot be read`);
+      origin = posix.dirname(abs!);
     }
     if (code === null) {
       if (!ctx.stdinFed) return; // interactive REPL or --version
@@ -237,7 +240,7 @@ function interpreterRule(spec: InterpreterSpec): Rule {
     }
     // perl -pi -e 's/a/b/': the code is the edit, judged above.
     if (inPlace && classifyPerlEdit(code, loop) === "edit") return;
-    await judgeCode(spec.language, code, ctx);
+    await judgeCode(spec.language, code, ctx, { root: origin, dir: origin, read: new Set() });
   };
 }
 
@@ -271,9 +274,51 @@ const denoSubcommand = async (sub: string, rest: Arg[], ctx: RuleContext): Promi
   // test, bench, check, lint, doc, info, types, compile, install, upgrade, --version: no file effect here.
 };
 
-async function judgeCode(language: Language, code: string, ctx: RuleContext): Promise<void> {
+/** Where imports are looked up: the script's folder (or the working directory for inline code), the importing file's folder, the files read so far. */
+interface ImportOrigin {
+  root: string | null;
+  dir: string | null;
+  read: Set<string>;
+}
+
+/** At most this many of the project's own module files are read for one command. */
+const MAX_MODULE_FILES = 24;
+
+/** The files a module may be, for a project-relative import (`blog.db`, `.models`, `./lib/db`); none for an installed package. */
+function moduleFiles(language: Language, spec: string, origin: ImportOrigin): string[] {
+  if (language === "python") {
+    const dots = /^\.*/.exec(spec)![0].length;
+    let base = dots === 0 ? origin.root : origin.dir;
+    if (base === null) return [];
+    for (let i = 1; i < dots; i++) base = posix.dirname(base);
+    const rest = spec.slice(dots).split(".").filter(Boolean);
+    const path = posix.join(base, ...rest);
+    return rest.length ? [`${path}.py`, `${path}/__init__.py`] : [`${path}/__init__.py`];
+  }
+  if (!spec.startsWith(".") && !spec.startsWith("/")) return [];
+  if (!spec.startsWith("/") && origin.dir === null) return [];
+  const path = spec.startsWith("/") ? spec : posix.join(origin.dir!, spec);
+  return [path, ...[".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".json"].map((e) => path + e), `${path}/index.js`, `${path}/index.ts`];
+}
+
+/** An import the scanner does not model: the project's own module is read and judged as code; anything else is not understood. */
+async function judgeImport(language: Language, ref: ImportRef, ctx: RuleContext, origin: ImportOrigin): Promise<void> {
+  for (const file of moduleFiles(language, ref.spec, origin)) {
+    if (origin.read.has(file)) return;
+    const text = file.endsWith(".json") ? null : await ctx.readScript(file);
+    if (text === null) continue;
+    origin.read.add(file);
+    if (origin.read.size > MAX_MODULE_FILES) return ctx.unknown(`${language} code imports more of its project's modules than the gate reads`);
+    return judgeCode(language, text, ctx, { ...origin, dir: posix.dirname(file) });
+  }
+  if (ref.optional) return;
+  ctx.unknown(`${language} code uses the module ${ref.spec}, whose effects the gate does not model`);
+}
+
+async function judgeCode(language: Language, code: string, ctx: RuleContext, origin: ImportOrigin): Promise<void> {
   const scan = scanCode(language, code);
   for (const o of scan.opaque) ctx.unknown(o);
+  for (const ref of scan.imports) await judgeImport(language, ref, ctx, origin);
   for (const s of scan.shell) await ctx.script(s, `${language} shell-out`);
   if (scan.deletes.length || scan.writes.length) {
     const op: PathOp = scan.deletes.length ? "delete" : "write";

@@ -64,6 +64,8 @@ const CLASS_WORDS = new Set(
     "extensions",
     "package.json",
     "package-lock.json",
+    // a language's own file conventions (a Python package's marker file)
+    "__init__.py",
     "README.md",
     "Documents",
     "Downloads",

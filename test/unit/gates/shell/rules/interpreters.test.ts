@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { INTERPRETERS } from "../../../../../gates/shell/rules/interpreters.ts";
 import { COMMAND_RULES } from "../../../../../gates/shell/rules/index.ts";
+import { createFakeEnv } from "../../../../../scripts/fixtures/fake-env.ts";
 import { decide, expectKinds, kinds } from "./decide.ts";
 
 describe("interpreter catalogue", () => {
@@ -182,5 +183,65 @@ describe("interpreter catalogue", () => {
     env.addFile("/workspace/tools/wipe.lua", '#!/usr/bin/env lua5.4\nos.remove("README.md")\n');
     env.addFile("/workspace/tools/hello.rb", "#!/usr/bin/env ruby\nputs 1\n");
     expect(await kinds(["./tools/wipe.lua", "./tools/hello.rb"], env)).toEqual(["./tools/wipe.lua -> confirm", "./tools/hello.rb -> allow"]);
+  });
+});
+
+describe("modules the code imports", () => {
+  const project = () =>
+    createFakeEnv({
+      files: {
+        "/workspace/check.py": "from blog import db\n\nprint(db.create_post('t', 'b'))\n",
+        "/workspace/blog/__init__.py": "",
+        "/workspace/blog/db.py": "import sqlite3\n\ndef create_post(t, b):\n    return sqlite3.connect('instance/blog.db')\n",
+        "/workspace/blog/views.py": "from .db import create_post\n",
+        "/workspace/app/__init__.py": "",
+        "/workspace/app/core.py": "from . import text\n\ndef add(items, x):\n    return items + [text.norm(x)]\n",
+        "/workspace/app/text.py": "import re\n\ndef norm(s):\n    return re.sub(r'\\s+', ' ', s)\n",
+        "/workspace/app/cleanup.py": "import shutil\n\ndef run():\n    shutil.rmtree('src')\n",
+        "/workspace/lib/db.js": 'const fs = require("node:fs");\nexports.wipe = () => fs.rmSync("data", { recursive: true });\n',
+        "/workspace/lib/util.mjs": "export const twice = (x) => 2 * x;\n",
+        "/workspace/loop_a.py": "import loop_b\n",
+        "/workspace/loop_b.py": "import loop_a\n",
+      },
+    });
+
+  it("reads the project's own modules, whatever the import's form, and judges what they do", async () => {
+    const cases = [
+      `python3 -c 'import sys; sys.path.insert(0, "."); from app.core import add; print(add([], "x"))'`,
+      `python3 -c 'from app import core, text'`,
+      `python3 -c 'import app.core as c, json'`,
+      `node -e 'import("./lib/util.mjs").then((m) => console.log(m.twice(2)))'`,
+      `python3 loop_a.py`,
+    ];
+    expect(await kinds(cases, project())).toEqual(expectKinds(cases, "allow"));
+    const harmful = [`python3 -c 'from app.cleanup import run; run()'`, `python3 -c 'import app.cleanup'`, `node -e 'require("./lib/db").wipe()'`];
+    expect(await kinds(harmful, project())).toEqual(expectKinds(harmful, "confirm"));
+    expect((await decide(`node -e 'require("./lib/db").wipe()'`, project())).why).toContain("/workspace/data");
+  });
+
+  it("a script whose module (or the module's own relative import) uses a library the gate does not model is not understood", async () => {
+    for (const c of [`python3 check.py`, `python3 -c 'from blog.views import create_post'`]) {
+      const d = await decide(c, project());
+      expect(d.kind, c).toBe("confirm");
+      expect(d.why, c).toContain("module sqlite3");
+    }
+  });
+
+  it("installed packages, database drivers and modules that cannot be found are not understood; the standard library is read", async () => {
+    const unknown = [
+      `python3 -c 'import sqlite3; sqlite3.connect("app.db").execute("DROP TABLE t")'`,
+      `python3 -c 'import requests'`,
+      `python3 -c 'from missing.mod import x'`,
+      `python3 -c 'import os; import tarfile'`,
+      `node -e 'require("better-sqlite3")("app.db").exec("DELETE FROM t")'`,
+      `node -e 'const { Client } = require("@acme/db")'`,
+      `node -e 'require("./nowhere")'`,
+    ];
+    expect(await kinds(unknown, project())).toEqual(expectKinds(unknown, "confirm"));
+    const stdlib = [
+      `python3 -c 'import os, sys, json; from pathlib import Path; print(os.getcwd())'`,
+      `node -e 'const fs = require("node:fs"); const p = require("path"); console.log(fs.readdirSync("."))'`,
+    ];
+    expect(await kinds(stdlib, project())).toEqual(expectKinds(stdlib, "allow"));
   });
 });
