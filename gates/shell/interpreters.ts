@@ -25,6 +25,8 @@ export interface CodeScan {
   readonly literals: string[];
   /** Modules it imports that the scanner does not model (python and node): read by the caller where they are the project's own files. */
   readonly imports: ImportRef[];
+  /** Folders the code adds to its module search path as literals (`sys.path.insert(0, "src")`). */
+  readonly searchPaths: string[];
   /** Reads secrets/files: not judged here (the path policy sees read effects for literals). */
   readonly reads: string[];
 }
@@ -285,6 +287,8 @@ export function scanCode(language: Language, code: string): CodeScan {
     literals: literals.filter((l) => looksLikePath(l) && !modules.has(l)),
     reads,
     imports: importedModules(language, code),
+    searchPaths:
+      language === "python" ? [...code.matchAll(/\bsys\.path\.(?:insert\s*\(\s*-?\d+\s*,|append\s*\()\s*(['"])([^'"\n]+)\1\s*\)/g)].map((m) => m[2]!) : [],
   };
 }
 

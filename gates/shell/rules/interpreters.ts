@@ -240,7 +240,7 @@ function interpreterRule(spec: InterpreterSpec): Rule {
     }
     // perl -pi -e 's/a/b/': the code is the edit, judged above.
     if (inPlace && classifyPerlEdit(code, loop) === "edit") return;
-    await judgeCode(spec.language, code, ctx, { root: origin, dir: origin, read: new Set() });
+    await judgeCode(spec.language, code, ctx, { root: origin, paths: [], dir: origin, read: new Set() });
   };
 }
 
@@ -277,6 +277,8 @@ const denoSubcommand = async (sub: string, rest: Arg[], ctx: RuleContext): Promi
 /** Where imports are looked up: the script's folder (or the working directory for inline code), the importing file's folder, the files read so far. */
 interface ImportOrigin {
   root: string | null;
+  /** More folders the code put on its search path (absolute). */
+  paths: string[];
   dir: string | null;
   read: Set<string>;
 }
@@ -288,12 +290,16 @@ const MAX_MODULE_FILES = 24;
 function moduleFiles(language: Language, spec: string, origin: ImportOrigin): string[] {
   if (language === "python") {
     const dots = /^\.*/.exec(spec)![0].length;
-    let base = dots === 0 ? origin.root : origin.dir;
+    const rest = spec.slice(dots).split(".").filter(Boolean);
+    const files = (base: string) => {
+      const path = posix.join(base, ...rest);
+      return rest.length ? [`${path}.py`, `${path}/__init__.py`] : [`${path}/__init__.py`];
+    };
+    if (dots === 0) return [...(origin.root === null ? [] : [origin.root]), ...origin.paths].flatMap(files);
+    let base = origin.dir;
     if (base === null) return [];
     for (let i = 1; i < dots; i++) base = posix.dirname(base);
-    const rest = spec.slice(dots).split(".").filter(Boolean);
-    const path = posix.join(base, ...rest);
-    return rest.length ? [`${path}.py`, `${path}/__init__.py`] : [`${path}/__init__.py`];
+    return files(base);
   }
   if (!spec.startsWith(".") && !spec.startsWith("/")) return [];
   if (!spec.startsWith("/") && origin.dir === null) return [];
@@ -318,6 +324,10 @@ async function judgeImport(language: Language, ref: ImportRef, ctx: RuleContext,
 async function judgeCode(language: Language, code: string, ctx: RuleContext, origin: ImportOrigin): Promise<void> {
   const scan = scanCode(language, code);
   for (const o of scan.opaque) ctx.unknown(o);
+  for (const p of scan.searchPaths) {
+    const abs = toAbsolute(p.startsWith("~") ? expandTilde(p, ctx.state.home) : p, ctx.state.cwd);
+    if (abs && !origin.paths.includes(abs)) origin.paths.push(abs);
+  }
   for (const ref of scan.imports) await judgeImport(language, ref, ctx, origin);
   for (const s of scan.shell) await ctx.script(s, `${language} shell-out`);
   if (scan.deletes.length || scan.writes.length) {

@@ -201,6 +201,9 @@ describe("modules the code imports", () => {
         "/workspace/lib/db.js": 'const fs = require("node:fs");\nexports.wipe = () => fs.rmSync("data", { recursive: true });\n',
         "/workspace/lib/util.mjs": "export const twice = (x) => 2 * x;\n",
         "/workspace/loop_a.py": "import loop_b\n",
+        "/workspace/src/inventory/__init__.py": "",
+        "/workspace/src/inventory/stock.py": "import csv\n\ndef load(p):\n    return list(csv.reader(open(p)))\n",
+        "/workspace/src/inventory/purge.py": "import os\nos.remove('stock.csv')\n",
         "/workspace/loop_b.py": "import loop_a\n",
       },
     });
@@ -212,6 +215,8 @@ describe("modules the code imports", () => {
       `python3 -c 'import app.core as c, json'`,
       `node -e 'import("./lib/util.mjs").then((m) => console.log(m.twice(2)))'`,
       `python3 loop_a.py`,
+      `python3 -c 'import sys; sys.path.insert(0, "src"); import inventory.stock'`,
+      `python3 -c 'import sys; sys.path.append("src"); from inventory import stock'`,
     ];
     expect(await kinds(cases, project())).toEqual(expectKinds(cases, "allow"));
     const harmful = [`python3 -c 'from app.cleanup import run; run()'`, `python3 -c 'import app.cleanup'`, `node -e 'require("./lib/db").wipe()'`];
