@@ -199,11 +199,11 @@ const NOT_PATHS = new Set([
 const KNOWN_MODULES: Partial<Record<Language, ReadonlySet<string>>> = {
   python: new Set(
     (
-      "__future__ abc argparse array ast base64 binascii bisect builtins calendar cmath codecs collections colorsys contextlib copy csv " +
-      "dataclasses datetime decimal difflib enum errno filecmp fnmatch fractions functools gc getpass gettext glob gzip bz2 lzma hashlib " +
-      "heapq hmac html inspect io itertools json keyword locale logging math numbers operator os pathlib pickle platform pprint queue " +
-      "random re secrets shlex shutil signal stat statistics string struct subprocess sys sysconfig tempfile textwrap threading time " +
-      "timeit tokenize tomllib traceback types typing unicodedata uuid warnings weakref zlib"
+      "__future__ abc argparse array ast base64 binascii bisect builtins calendar cmath codecs collections colorsys concurrent configparser contextlib contextvars copy copyreg csv " +
+      "dataclasses datetime decimal difflib enum errno filecmp fnmatch fractions functools gc getopt getpass gettext glob graphlib gzip bz2 lzma hashlib " +
+      "heapq hmac html inspect io ipaddress itertools json keyword locale logging math mimetypes numbers operator optparse os pathlib pickle platform pprint queue " +
+      "random re reprlib sched secrets shlex shutil signal stat statistics string struct subprocess sys sysconfig tempfile textwrap threading time " +
+      "timeit tokenize tomllib traceback types typing unicodedata uuid warnings weakref zlib zoneinfo"
     ).split(" "),
   ),
   node: new Set(

@@ -309,6 +309,8 @@ function moduleFiles(language: Language, spec: string, origin: ImportOrigin): st
 
 /** An import the scanner does not model: the project's own module is read and judged as code; anything else is not understood. */
 async function judgeImport(language: Language, ref: ImportRef, ctx: RuleContext, origin: ImportOrigin): Promise<void> {
+  // require("./users.json") reads data: no code runs.
+  if (language === "node" && ref.spec.endsWith(".json") && moduleFiles(language, ref.spec, origin).length > 0) return;
   for (const file of moduleFiles(language, ref.spec, origin)) {
     if (origin.read.has(file)) return;
     const text = file.endsWith(".json") ? null : await ctx.readScript(file);

@@ -217,6 +217,8 @@ describe("modules the code imports", () => {
       `python3 loop_a.py`,
       `python3 -c 'import sys; sys.path.insert(0, "src"); import inventory.stock'`,
       `python3 -c 'import sys; sys.path.append("src"); from inventory import stock'`,
+      `python3 -c 'import configparser, sys; c = configparser.ConfigParser(); c.read("app.ini")'`,
+      `node -e 'for (const u of require("./users.json")) console.log(u.email)'`,
     ];
     expect(await kinds(cases, project())).toEqual(expectKinds(cases, "allow"));
     const harmful = [`python3 -c 'from app.cleanup import run; run()'`, `python3 -c 'import app.cleanup'`, `node -e 'require("./lib/db").wipe()'`];
