@@ -304,7 +304,7 @@ function moduleFiles(language: Language, spec: string, origin: ImportOrigin): st
   if (!spec.startsWith(".") && !spec.startsWith("/")) return [];
   if (!spec.startsWith("/") && origin.dir === null) return [];
   const path = spec.startsWith("/") ? spec : posix.join(origin.dir!, spec);
-  return [path, ...[".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".json"].map((e) => path + e), `${path}/index.js`, `${path}/index.ts`];
+  return [path, ...[".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"].map((e) => path + e), `${path}/index.js`, `${path}/index.ts`];
 }
 
 /** An import the scanner does not model: the project's own module is read and judged as code; anything else is not understood. */
@@ -313,7 +313,7 @@ async function judgeImport(language: Language, ref: ImportRef, ctx: RuleContext,
   if (language === "node" && ref.spec.endsWith(".json") && moduleFiles(language, ref.spec, origin).length > 0) return;
   for (const file of moduleFiles(language, ref.spec, origin)) {
     if (origin.read.has(file)) return;
-    const text = file.endsWith(".json") ? null : await ctx.readScript(file);
+    const text = await ctx.readScript(file);
     if (text === null) continue;
     origin.read.add(file);
     if (origin.read.size > MAX_MODULE_FILES) return ctx.unknown(`${language} code imports more of its project's modules than the gate reads`);
