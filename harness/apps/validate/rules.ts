@@ -126,7 +126,8 @@ export async function setupDeterminism(task: LoadedTask): Promise<SetupDetermini
   return { deterministic: changes.length === 0, differences: changes.slice(0, 20).map((c) => `${c.kind} ${c.path}`) };
 }
 
-export async function validateTask(task: LoadedTask): Promise<TaskValidation> {
+/** `setup`: also tell whether the setup is deterministic (two more worlds; default on). */
+export async function validateTask(task: LoadedTask, opts: { setup?: boolean } = {}): Promise<TaskValidation> {
   const rules: RuleResult[] = [];
   const leftovers = scaffoldLeftovers(task);
   rules.push(
@@ -214,5 +215,5 @@ export async function validateTask(task: LoadedTask): Promise<TaskValidation> {
       : { rule: "tests_hidden", ok: true, detail: "hidden test unreachable during the agent phase" },
   );
 
-  return { task: task.task.id, valid: rules.every((r) => r.ok), rules, setup: await setupDeterminism(task) };
+  return { task: task.task.id, valid: rules.every((r) => r.ok), rules, ...(opts.setup === false ? {} : { setup: await setupDeterminism(task) }) };
 }
