@@ -2,6 +2,8 @@
  * When each task entered the suite and when each gate's decisions last changed, read from git,
  * for the report's "unseen by the gate" split (harness/run/report/unseen.ts).
  *
+ * History is read along the main line (first parents), a merge counting as the change it brought in.
+ *
  * - A task entered with the first commit that holds a file of its folder; a folder with no
  *   committed file is "uncommitted" (newer than every commit).
  * - A gate's decisions are made of its configuration file, every source file its layers' code
@@ -49,8 +51,10 @@ export function readRepoHistory(root: string): RepoHistory {
   const files = new Map<string, { first: number; last: number; commit: string }>();
   let commit = "";
   let time = 0;
-  // Newest first: the first time a path is met is its last change, the last time its first.
-  for (const token of git(root, ["log", "-z", "--name-only", "--no-renames", "--format=%x01%H %ct"]).split("\0")) {
+  // The main line's history (first parents, a merge as the change it brought in), newest first: the
+  // first time a path is met is its last change, the last time its first. A file that came in by a
+  // merge, or was made in one, entered the suite with that merge.
+  for (const token of git(root, ["log", "-z", "-m", "--first-parent", "--name-only", "--no-renames", "--format=%x01%H %ct"]).split("\0")) {
     if (token.startsWith("\u0001")) {
       const [id, ct] = token.slice(1).split(" ");
       commit = id ?? "";

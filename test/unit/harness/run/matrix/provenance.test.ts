@@ -59,6 +59,19 @@ describe("taskEntry", () => {
     expect(taskEntry(join(r.dir, "tasks/c"), repos)).toBe("uncommitted");
   });
 
+  it("a task brought in by a merge entered the suite with the merge, not with its branch's commit", () => {
+    const r = repo();
+    r.commit(T(1), ...task("a"));
+    r.git(["checkout", "-q", "-b", "side"]);
+    r.commit(T(2), ...task("b"));
+    r.git(["checkout", "-q", "trunk"]);
+    r.commit(T(3), ["other.txt", "x"]);
+    r.git(["merge", "-q", "--no-ff", "--no-edit", "side"], T(9));
+    const repos = new Repos();
+    expect(taskEntry(join(r.dir, "tasks/a"), repos)).toBe(T(1));
+    expect(taskEntry(join(r.dir, "tasks/b"), repos)).toBe(T(9));
+  });
+
   it("is null for a folder in no repository", () => {
     const dir = mkdtempSync(join(tmpdir(), "gatebench-provenance-nogit-"));
     made.push(dir);
