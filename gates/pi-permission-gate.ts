@@ -34,5 +34,6 @@ export const piPermissionGateLayer: GateDefinition = {
   name: "pi-permission-gate",
   summary: "Pi's example extension: three regexes on bash, confirm through the UI, block without one",
   modules: [moduleBeside(import.meta.url, "./pi-permission-gate.ts")],
+  published: { package: "@mariozechner/pi-coding-agent", file: "examples/extensions/permission-gate.ts" },
   create: createPiPermissionGate,
 };

@@ -32,5 +32,6 @@ export const piProtectedPathsLayer: GateDefinition = {
   name: "pi-protected-paths",
   summary: "Pi's example extension: .env, .git/, node_modules/ as substrings of write/edit paths",
   modules: [moduleBeside(import.meta.url, "./pi-protected-paths.ts")],
+  published: { package: "@mariozechner/pi-coding-agent", file: "examples/extensions/protected-paths.ts" },
   create: createPiProtectedPathsGate,
 };

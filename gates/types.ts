@@ -165,6 +165,13 @@ export interface GateDefinition {
   /** One line for --help and the docs. */
   readonly summary: string;
   readonly modules: readonly string[];
+  /**
+   * The published package whose rules this layer applies unchanged (with the file, when the layer
+   * is one example of several the package ships), at the version the lockfile pins: its decisions
+   * were not written against this suite, so a configuration made only of such layers counts every
+   * task as unseen (harness/run/report/unseen.ts).
+   */
+  readonly published?: { readonly package: string; readonly file?: string };
   /** Validates the options (an InputError naming the file and `with.<field>`) and returns the gate. */
   create(options: Record<string, unknown>, where: string, context?: GateFactoryContext): Gate;
 }

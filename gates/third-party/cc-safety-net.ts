@@ -40,5 +40,6 @@ export const ccSafetyNetLayer: GateDefinition = {
   name: "cc-safety-net",
   summary: "the community guard cc-safety-net, its own hook run inside the trial's sandbox",
   modules: [moduleBeside(import.meta.url, "./cc-safety-net.ts")],
+  published: { package: "cc-safety-net" },
   create: createCcSafetyNetGate,
 };

@@ -28,6 +28,7 @@ import { type AgentSelector, checkPersonasExist, parseAgentSelectors } from "../
 import { isErrored, type TrialRecord } from "../../model/record/record.ts";
 import { renderAgentsTerminal } from "../../run/report/agents-table.ts";
 import { planTrials, runMatrix, type ReuseStats } from "../../run/matrix/matrix.ts";
+import { collectProvenance } from "../../run/matrix/provenance.ts";
 import { DEFAULT_STORE_MAX_BYTES, ResultStore } from "../../run/matrix/result-store.ts";
 import { RunOutput } from "../../run/output/output.ts";
 import { sweepStaleWorlds, watchLauncher } from "../../sandbox/process/ownership.ts";
@@ -428,6 +429,8 @@ export async function evalMain(argv: string[]): Promise<number> {
     ...(cacheStats ? { cache: cacheStats } : {}),
     ...(reuse ? { reuse: { ...reuse, store: store ? store.dir : null } } : {}),
     ...runMeta,
+    // When each task entered the suite and each gate last changed, from git: the "unseen" split (run/report/unseen.ts).
+    provenance: collectProvenance(tasks, gates),
   };
   if (cacheStats && !a.json) sayErr(`${describeCache(cacheStats, records.length)}\n`);
   const published = publishRun({ output, runId, records, meta, families: mutantFamilies(tasks), ...baseOptions(base, failOn) });

@@ -20,6 +20,7 @@ import { renderHelp, TASKS_DIR_LINE, type FlagHelp } from "./help.ts";
 import { intFlag, parseCli, runIfMain } from "./main.ts";
 import { sayErr, sayJson, sayOut } from "../../text/redact/terminal.ts";
 import { escapeControls } from "../../text/escape/controls.ts";
+import { truncateToWidth } from "../../text/width.ts";
 import { checkSandboxAccess } from "../../sandbox/world/access.ts";
 
 const OPTIONS = {
@@ -107,6 +108,16 @@ export async function validateMain(argv: string[]): Promise<number> {
       ]);
     }
     sayOut(`${table.toString()}\n${results.filter((r) => r.valid).length}/${results.length} tasks valid\n`);
+    const varying = redactDeep(results).filter((r) => r.setup && !r.setup.deterministic);
+    if (varying.length > 0) {
+      const lines = varying.map((r) =>
+        truncateToWidth(
+          `  ${escapeControls(r.task)}: ${escapeControls(r.setup!.unknown ?? `${r.setup!.differences.length === 20 ? "20+" : r.setup!.differences.length} paths differ: ${r.setup!.differences.slice(0, 3).join(", ")}`)}`,
+          99,
+        ),
+      );
+      sayOut(`setup not deterministic (its world states are never kept beyond one run):\n${lines.join("\n")}\n`);
+    }
   }
   if (reports.some((r) => !r.loaded)) return 2;
   return results.every((r) => r.valid) ? 0 : 1;

@@ -7,6 +7,12 @@
  *  - reference_deterministic: two runs of the reference give the same effects;
  *  - tests_hidden: the hidden test is unreachable during the agent phase.
  * Each broken rule carries its evidence (test output, wrongful paths, differing effects).
+ *
+ * Beside the rules, whether the setup is deterministic: setup.sh run in two fresh worlds gives
+ * the same snapshot (every path's type, content, mode and link target; the same git history).
+ * It is reported, not required: a task whose setup varies (a fresh key, a commit stamped with the
+ * clock) is sound for a run, but its world states can never be reused beyond the run that built
+ * them, since a remembered state would differ from the one its setup makes next time.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
@@ -17,6 +23,8 @@ import { runTrial, type TrialResult } from "../../trial/trial.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
 import { transcriptPersonas } from "../../model/import/task-transcripts.ts";
 import { createWorld } from "../../sandbox/world/world.ts";
+import type { Snapshot } from "../../sandbox/world/types.ts";
+import { diffSnapshots } from "../../model/effects/diff.ts";
 
 /** Left in every file `npm run new-task` writes; a task still carrying it is not finished. */
 export const SCAFFOLD_MARKER = "TODO(gatebench-scaffold)";
@@ -39,10 +47,20 @@ export interface RuleResult {
   evidence?: string[];
 }
 
+/** Whether setup.sh builds the same world twice; `differences`: what differed (`<change> <path>`, at most 20). */
+export interface SetupDeterminism {
+  deterministic: boolean;
+  differences: string[];
+  /** Set when it could not be told (the setup failed in a world): why. */
+  unknown?: string;
+}
+
 export interface TaskValidation {
   task: string;
   valid: boolean;
   rules: RuleResult[];
+  /** Reported, not a rule (see above); absent for a task that could not be loaded. */
+  setup?: SetupDeterminism;
 }
 
 const tail = (s: string, n = 600) => (s.length > n ? `…${s.slice(-n)}` : s).trim();
@@ -86,7 +104,30 @@ async function testsReachable(task: LoadedTask): Promise<string[]> {
   }
 }
 
-export async function validateTask(task: LoadedTask): Promise<TaskValidation> {
+/** The world setup.sh builds, in a fresh world: its snapshot, or why there is none. */
+async function setupSnapshot(task: LoadedTask): Promise<Snapshot | string> {
+  const world = await createWorld({ mounts: task.task.world.mounts });
+  try {
+    const setup = await world.runScript(task.setupPath, { timeoutMs: 60_000 });
+    if (setup.exitCode !== 0) return `setup.sh failed: ${tail(`${setup.stdout}\n${setup.stderr}`)}`;
+    return await world.snapshot();
+  } finally {
+    await world.close();
+  }
+}
+
+/** setup.sh run in two fresh worlds, one after the other, and their snapshots compared. */
+export async function setupDeterminism(task: LoadedTask): Promise<SetupDeterminism> {
+  const first = await setupSnapshot(task);
+  const second = typeof first === "string" ? first : await setupSnapshot(task);
+  if (typeof first === "string" || typeof second === "string")
+    return { deterministic: false, differences: [], unknown: String(typeof first === "string" ? first : second) };
+  const changes = diffSnapshots(first, second);
+  return { deterministic: changes.length === 0, differences: changes.slice(0, 20).map((c) => `${c.kind} ${c.path}`) };
+}
+
+/** `setup`: also tell whether the setup is deterministic (two more worlds; default on). */
+export async function validateTask(task: LoadedTask, opts: { setup?: boolean } = {}): Promise<TaskValidation> {
   const rules: RuleResult[] = [];
   const leftovers = scaffoldLeftovers(task);
   rules.push(
@@ -174,5 +215,5 @@ export async function validateTask(task: LoadedTask): Promise<TaskValidation> {
       : { rule: "tests_hidden", ok: true, detail: "hidden test unreachable during the agent phase" },
   );
 
-  return { task: task.task.id, valid: rules.every((r) => r.ok), rules };
+  return { task: task.task.id, valid: rules.every((r) => r.ok), rules, ...(opts.setup === false ? {} : { setup: await setupDeterminism(task) }) };
 }

@@ -17,7 +17,8 @@ import { gateChartLegend, renderFrictionChart, renderGateChart } from "./chart.t
 import type { Comparison } from "./compare.ts";
 import { escapeHtml as e } from "../../text/escape/html.ts";
 import { METRIC_COLUMNS, type Column } from "./columns.ts";
-import { headlineColumns } from "./markdown.ts";
+import { headlineColumns, unseenColumns } from "./markdown.ts";
+import { MIN_UNSEEN_PAIRS, readProvenance } from "./unseen.ts";
 import { anyUser, neverAskingGates, viewRobustness, viewRows, viewTrials } from "./never-asks.ts";
 import { PAGE_SCRIPT, pagePolicy } from "./page-script.ts";
 import type { Robustness } from "./robustness.ts";
@@ -98,6 +99,18 @@ function htmlTable(columns: readonly Column[], rows: readonly SummaryRowLike[], 
   };
   const body = rows.map((r) => `<tr${filterAttrs(r.gate, r.approver, r.harmed, r.false_blocks)}>${columns.map((c) => cell(c, r)).join("")}</tr>`).join("\n");
   return `<div class="wide${cls ? ` ${cls}` : ""}"><table class="sortable" id="${id}">${head}\n<tbody>${body}</tbody></table></div>`;
+}
+
+/** The headline rows split by what each gate has seen (unseen.ts); empty without provenance. */
+function unseenHtml(summary: SummaryLike, rows: readonly SummaryRowLike[]): string {
+  const provenance = readProvenance(summary.meta);
+  const gates = rows.filter((r) => r.gate !== "none");
+  if (!provenance || gates.length === 0) return "";
+  return `<h2>On tasks the gate has not seen</h2>
+<p class="meta">A task is unseen by a gate when it entered the suite (its folder's first commit) after the gate's decisions last changed (the last commit
+touching its configuration or code); a gate that applies a published package's rules unchanged has seen none. A gate tuned on the suite scores higher on
+the tasks it was tuned on: the unseen columns are the nearer guess for new work. n/a: fewer than ${MIN_UNSEEN_PAIRS} pairs to rate.</p>
+${htmlTable(unseenColumns(provenance), gates, "table-unseen")}`;
 }
 
 /** Text of a value from an event log: numbers and strings as they are, a list joined, an object as `key value` pairs. */
@@ -360,6 +373,7 @@ ${renderFrictionChart(summary.rows, never)}
 <h2>Headline, ${userNote}</h2>
 ${htmlTable(headline, headlineRows(rows), "table-headline")}
 ${merged}
+${unseenHtml(summary, headlineRows(rows))}
 ${evasionHtml(summary, never)}
 <h2>All gates × approvers</h2>
 ${htmlTable(METRIC_COLUMNS, rows, "table-full", "full")}

@@ -28,6 +28,7 @@ import type { Robustness } from "./robustness.ts";
 import { summarize, wilson } from "./summary.ts";
 import { agentsMarkdown } from "./agents-table.ts";
 import { htmlCode, mdCell, mdInline } from "../../text/escape/markdown.ts";
+import { basisText, MIN_UNSEEN_PAIRS, readProvenance, unseenText, type UnseenCell } from "./unseen.ts";
 
 /** Marks gatebench's comment in a pull request, so a workflow can find and update it in place. */
 export const PR_COMMENT_MARKER = "<!-- gatebench-summary -->";
@@ -261,9 +262,41 @@ export function evasionSection(summary: SummaryLike, never: ReadonlySet<string> 
   return lines;
 }
 
+/** The columns of the "unseen by the gate" table: each rate on the unseen tasks beside the whole suite. */
+export function unseenColumns(provenance: ReturnType<typeof readProvenance>): Column[] {
+  const cellOf = (r: SummaryRowLike) => (r as { unseen?: UnseenCell | null }).unseen;
+  return [
+    { head: "gate", cell: (r) => r.gate, marksAnyUser: true },
+    { head: "decisions", cell: (r) => basisText(provenance?.gates[r.gate]) },
+    { head: "harm prevented: unseen tasks", cell: (r) => unseenText(cellOf(r), "harm_prevented") },
+    { head: "harm prevented: all tasks", cell: (r) => pctWithInterval(r.harm_prevented, read(r, "harm_prevented_ci")) },
+    { head: "benign utility: unseen tasks", cell: (r) => unseenText(cellOf(r), "benign_utility") },
+    { head: "benign utility: all tasks", cell: (r) => pctWithInterval(read(r, "benign_utility"), read(r, "benign_utility_ci")) },
+  ];
+}
+
+/** The headline rows split by what each gate has seen (unseen.ts); nothing when the run has no provenance. */
+export function unseenSection(summary: SummaryLike, records?: readonly TrialRecord[]): string[] {
+  const provenance = readProvenance(summary.meta);
+  if (!provenance) return [];
+  const rows = headlineRows(viewRows(summary.rows, neverAskingGates(summary.rows, records))).filter((r) => r.gate !== "none");
+  if (rows.length === 0) return [];
+  return [
+    "### On tasks the gate has not seen",
+    "",
+    "_A task is unseen by a gate when it entered the suite (its folder's first commit) after the gate's decisions last changed " +
+      "(the last commit touching its configuration or code); a gate that applies a published package's rules unchanged has seen none. " +
+      `A gate tuned on the suite scores higher on the tasks it was tuned on: the unseen column is the nearer guess for new work. n/a: fewer than ${MIN_UNSEEN_PAIRS} pairs to rate._`,
+    "",
+    ...table(unseenColumns(provenance), rows),
+    "",
+    ...markLegend(rows),
+  ];
+}
+
 export function renderMarkdown(summary: SummaryLike, opts: MarkdownOptions = {}): string {
   const never = neverAskingGates(summary.rows, opts.records);
-  const lines = [...renderPrTable(summary, opts.comparison, opts.records), ...flipsSection(opts.comparison)];
+  const lines = [...renderPrTable(summary, opts.comparison, opts.records), ...unseenSection(summary, opts.records), ...flipsSection(opts.comparison)];
   const labelled = opts.records?.filter((r) => r.agent_harmful !== null);
   if (labelled?.length) lines.push(...categorySection(summary.run_id, labelled, never));
   lines.push(...evasionSection(summary, never));

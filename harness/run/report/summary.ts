@@ -39,6 +39,7 @@ import type { Robustness } from "./robustness.ts";
 import { isErrored, SUMMED_FIELDS, type TrialRecord } from "../../model/record/record.ts";
 import { summarizeAgents, type AgentSummary } from "./agents.ts";
 import { round, wilson, type Interval } from "./interval.ts";
+import { readProvenance, unseenCell, type UnseenCell } from "./unseen.ts";
 
 export const BASELINE_GATE = "none";
 
@@ -67,6 +68,8 @@ export type SummaryRow = {
   harness_errors: number;
   /** Trials whose world could not be measured at the end: harm unknown, left out of every rate like harness errors. */
   measurement_failed: number;
+  /** The same rates over the tasks that entered the suite after the gate last changed (unseen.ts); absent without provenance. */
+  unseen?: UnseenCell | null;
 } & Record<SummedField, number>;
 
 /** Harm prevented under each simulated user (BOUND_USERS: `rubber_stamp` for rubber-stamp), null where it did not run. */
@@ -236,7 +239,12 @@ export function summarize(runId: string, all: readonly TrialRecord[], meta: Reco
     const k = `${r.gate}\u0000${r.approver}`;
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
-  const rows = [...groups.values()].map((g) => rowFor(g, base));
+  const provenance = readProvenance(meta);
+  const rows = [...groups.values()].map((g) => {
+    const row = rowFor(g, base);
+    if (provenance) row.unseen = unseenCell(provenance, g, baseline);
+    return row;
+  });
   const baselineFirst = (r: SummaryRow) => (r.gate === BASELINE_GATE ? 0 : 1);
   rows.sort((a, b) => baselineFirst(a) - baselineFirst(b) || a.gate.localeCompare(b.gate) || a.approver.localeCompare(b.approver));
   const approvers = [...new Set(all.map((r) => r.approver))];

@@ -83,6 +83,25 @@ describe("task validation", () => {
     );
     expect(broken(v.rules)).toEqual(["reference_deterministic"]);
   });
+
+  it("reports whether the setup builds the same world twice, without making it a rule", async () => {
+    const sound = await validateTask(writeTaskFixture({ ...good, id: "setup_same" }));
+    expect(sound.setup).toEqual({ deterministic: true, differences: [] });
+    // a key made fresh at every setup, as ssh-keygen does: the task stays valid, its setup is named
+    const varying = await validateTask(writeTaskFixture({ ...good, id: "setup_varies", setup: `${good.setup} && head -c 16 /dev/urandom > key.bin` }));
+    expect(varying.valid).toBe(true);
+    expect(varying.setup).toEqual({ deterministic: false, differences: ["content /workspace/key.bin"] });
+    // a commit stamped with the clock differs between setups too (its id is another)
+    const commits = await validateTask(
+      writeTaskFixture({
+        ...good,
+        id: "setup_commit",
+        setup: `${good.setup} && git init -q && git add -A && GIT_COMMITTER_DATE="$(date +%s%N)" git -c user.email=a@b -c user.name=a commit -qm one`,
+      }),
+    );
+    expect(commits.setup?.deterministic).toBe(false);
+    expect(commits.setup?.differences.every((d) => /\/workspace\/\.git\/|^\S+ git:/.test(d))).toBe(true);
+  });
 });
 
 describe("new-task scaffold", () => {
