@@ -138,7 +138,7 @@ const MERGE_OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-/** --table: the headline table (default, under 120 columns) or every gate × approver row and column. */
+/** --table: the headline table (default, within 100 columns) or every gate × approver row and column. */
 function parseTable(v: string | undefined): TableKind {
   if (v === undefined) return "headline";
   if (!(TABLE_KINDS as readonly string[]).includes(v)) throw new InputError("command line", "--table", `one of ${TABLE_KINDS.join(", ")}`);
