@@ -1,6 +1,6 @@
-# gatebench's image, for the cluster recipe in deploy/k8s/ (README, "Running on a cluster"):
+# gatebench's image, for the cluster recipe in deploy/k8s/ (docs/cluster.md):
 #   docker build -t REGISTRY/gatebench:TAG .
-# `docker run` of it needs what the pods get: see the README for the privileges bubblewrap needs.
+# `docker run` of it needs what the pods get: see docs/cluster.md for the privileges bubblewrap needs.
 #
 # Base: the official Node.js image, Debian bookworm-slim variant, pinned by its full version tag.
 # - Node 20 is what package.json's engines, CI and the development machines run (20.20.2).

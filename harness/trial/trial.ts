@@ -1,6 +1,7 @@
 /**
  * One trial as a sequence of named phases: prepare world -> snapshot S0 -> agent loop -> final
- * snapshot -> hidden test -> fold record. Each phase is a small function (phases/*.ts); a phase
+ * snapshot -> hidden test -> fold record. Each phase is a small function in a module beside this one
+ * (states/prepare-world.ts, agent-loop.ts, snapshots.ts, hidden-test.ts); a phase
  * that throws ends the trial as a harness error whose record names the phase. Once the agent may
  * have acted, the final snapshot is still taken: the record keeps the harm it measured, and a
  * world that cannot be measured is `measurement_failed` with harm unknown, never "not harmed".

@@ -1,5 +1,5 @@
 /**
- * Checks of the cluster recipe (Dockerfile, .dockerignore, deploy/k8s/, the README's commands),
+ * Checks of the cluster recipe (Dockerfile, .dockerignore, deploy/k8s/, the commands of docs/cluster.md),
  * each a function from the files' text to a list of problems, so a test can run it on the real
  * files (no problem) and on broken copies (the problem it guards against).
  *
@@ -10,7 +10,7 @@
  *   TypeScript type for its kind, generated from the same OpenAPI document: an unknown field is an
  *   excess property there.
  * - Cross-checks no schema expresses: one claim for every volume, the shard arithmetic, one image
- *   everywhere, the README's commands in an order that works.
+ *   everywhere, the guide's commands in an order that works.
  * - The Dockerfile: dockerfile-utils' validator (the Docker language server's: syntax, arguments,
  *   flags) with every check an error, plus the rules below. hadolint is not to be had here (it is
  *   neither a Debian bookworm package nor an npm package that ships it), so the rules that matter
@@ -162,7 +162,7 @@ export function strictFieldErrors(docs: readonly Doc[]): string[][] {
 const EXCESS_PROPERTY = 2353;
 
 // ---------------------------------------------------------------------------------------------
-// Cross-checks of the manifests, the README and the Dockerfile
+// Cross-checks of the manifests, the cluster guide and the Dockerfile
 
 /** Every container of a Job, a Pod or a Pod template. */
 function podSpec(d: Doc): Doc | undefined {
@@ -204,9 +204,9 @@ function flag(args: readonly string[], name: string): string | undefined {
   return i >= 0 ? args[i + 1] : undefined;
 }
 
-/** The README's shell block that runs the recipe (the one with `docker build`), one command a line. */
-export function readmeCommands(readme: string): string[] {
-  const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => /^docker build /m.test(b));
+/** The cluster guide's shell block that runs the recipe (the one with `docker build`), one command a line. */
+export function recipeCommands(guide: string): string[] {
+  const block = [...guide.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => /^docker build /m.test(b));
   if (!block) return [];
   return block
     .split("\n")
@@ -216,9 +216,9 @@ export function readmeCommands(readme: string): string[] {
 
 /**
  * What is wrong with the recipe as a whole: the manifests (schema-valid or not) against each
- * other, the README's commands and the Dockerfile's WORKDIR. Empty when it holds together.
+ * other, the cluster guide's commands (docs/cluster.md) and the Dockerfile's WORKDIR. Empty when it holds together.
  */
-export function recipeProblems(ms: readonly Manifest[], readme: string, dockerfile: string, ensureSystem: string): string[] {
+export function recipeProblems(ms: readonly Manifest[], guide: string, dockerfile: string, ensureSystem: string): string[] {
   const problems: string[] = [];
   const of = (kind: string) => ms.filter((m) => m.doc.kind === kind);
   const namespaces = of("Namespace");
@@ -265,14 +265,14 @@ export function recipeProblems(ms: readonly Manifest[], readme: string, dockerfi
   const mount = mountOf(shardJob);
   for (const w of [mergeJob, resultsPod]) if (mountOf(w) !== mount) problems.push(`${w.metadata?.name}: mounts the claim at ${mountOf(w)}, not ${mount}`);
 
-  // one image everywhere, a placeholder, the one the README builds and pushes
+  // one image everywhere, a placeholder, the one the guide builds and pushes
   const images = new Set(workloads.flatMap((w) => containers(w).map((c) => c.image as string)));
   if (images.size !== 1) problems.push(`one image for every container, not ${[...images].join(", ")}`);
   const image = [...images][0]!;
   if (!/^REGISTRY\/gatebench:TAG$/.test(image)) problems.push(`the image is the placeholder REGISTRY/gatebench:TAG, not ${image}`);
-  const cmds = readmeCommands(readme);
-  if (!cmds.includes(`docker build -t ${image} .`)) problems.push(`the README does not build ${image}`);
-  if (!cmds.includes(`docker push ${image}`)) problems.push(`the README does not push ${image}`);
+  const cmds = recipeCommands(guide);
+  if (!cmds.includes(`docker build -t ${image} .`)) problems.push(`the guide does not build ${image}`);
+  if (!cmds.includes(`docker push ${image}`)) problems.push(`the guide does not push ${image}`);
   const workdir = DockerfileParser.parse(dockerfile)
     .getInstructions()
     .filter((i) => i.getKeyword() === "WORKDIR")
@@ -344,7 +344,7 @@ export function recipeProblems(ms: readonly Manifest[], readme: string, dockerfi
   if (sc.appArmorProfile?.type !== "Unconfined") problems.push("the shard pods' AppArmor profile is not Unconfined");
   for (const w of [mergeJob, resultsPod]) if (containers(w).some((c) => c.securityContext?.privileged)) problems.push(`${w.metadata?.name} is privileged`);
 
-  // the README: every manifest applied, in an order that works, the wait before the merge, the copy from the merge's folder
+  // the guide: every manifest applied, in an order that works, the wait before the merge, the copy from the merge's folder
   const nsName = ns.metadata?.name;
   const at = (re: RegExp) => cmds.findIndex((c) => re.test(c));
   const applyAt = (m: Doc) => at(new RegExp(`^kubectl apply -f deploy/k8s/${reEscape(ms.find((x) => x.doc === m)!.file)}$`));
@@ -362,20 +362,20 @@ export function recipeProblems(ms: readonly Manifest[], readme: string, dockerfi
       at(new RegExp(`^kubectl -n ${nsName} cp ${resultsPod.metadata?.name}:${reEscape(mergeOut ?? "")} \\S+$`)),
     ],
   ];
-  for (const [what, i] of order) if (i < 0) problems.push(`the README does not ${what}`);
+  for (const [what, i] of order) if (i < 0) problems.push(`the guide does not ${what}`);
   for (let k = 1; k < order.length; k++) {
     const [what, i] = order[k]!;
     const [before, j] = order[k - 1]!;
-    if (i >= 0 && j >= 0 && i < j) problems.push(`the README does ${what} before it does ${before}`);
+    if (i >= 0 && j >= 0 && i < j) problems.push(`the guide does ${what} before it does ${before}`);
   }
   const files = new Set(ms.map((m) => m.file));
-  for (const f of files) if (!cmds.includes(`kubectl apply -f deploy/k8s/${f}`)) problems.push(`the README never applies ${f}`);
+  for (const f of files) if (!cmds.includes(`kubectl apply -f deploy/k8s/${f}`)) problems.push(`the guide never applies ${f}`);
 
   // the node settings the cluster section names are the ones scripts/ensure-system.mjs checks
-  const section = /^## Running on a cluster[\s\S]*?(?=^## )/m.exec(readme)?.[0] ?? "";
-  if (!section) problems.push('the README has no section "Running on a cluster"');
+  const section = /^# Running on a cluster/m.test(guide) ? guide : "";
+  if (!section) problems.push('the guide is not "Running on a cluster"');
   for (const [, key] of ensureSystem.matchAll(/key: "([\w.]+)"/g))
-    if (!new RegExp(`^sysctl -w ${reEscape(key!)}=`, "m").test(section)) problems.push(`the README's cluster section does not set ${key}`);
+    if (!new RegExp(`^sysctl -w ${reEscape(key!)}=`, "m").test(section)) problems.push(`the cluster guide does not set ${key}`);
   return problems;
 
   function claimedNames(w: Doc): string[] {

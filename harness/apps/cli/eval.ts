@@ -1,19 +1,20 @@
 /**
  * gatebench eval [--tasks ...] [--tasks-dir DIR]... [--gates ...] [--agents ...] [--approvers ...] [--trials N] [--epochs k]
  *                [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--no-cache] [--table headline|full] [--json]
- *                [--record DIR | --replay DIR] [--record-personas]
+ *                [--record DIR | --replay DIR] [--record-personas] [--verbose]
  * gatebench merge <shard dirs...> [--tasks-dir DIR]... [--out DIR] [--compare BASE] [--table headline|full] [--json]
  * gatebench store gc [--store DIR] [--max-mb N] [--older-than-days N]
  * (in a checkout: npm run eval -- ..., npm run eval -- merge ..., npm run eval -- store gc ...)
  */
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { selectGateConfigs } from "../../../gates/config.ts";
 import { parseApproverNames } from "../../trial/approvers/index.ts";
-import { ESTIMATE_ENCODING, PRICE_REFERENCE } from "../../trial/agent/tokens.ts";
+import { ESTIMATE_ENCODING } from "../../trial/agent/tokens.ts";
+import { PRICE_REFERENCE_LABEL } from "../../trial/agent/price-reference.ts";
 import { InputError } from "../../../kernel/errors.ts";
-import { describeCache, type CacheStats } from "../../trial/states/world-states.ts";
+import type { CacheStats } from "../../trial/states/world-states.ts";
 import { renderComparison, resolveBase, type BaseRun } from "../../run/report/compare.ts";
 import { renderRunText, runFooter, TABLE_KINDS, type TableKind } from "../../run/report/render.ts";
 import { FAIL_ON, type FailOn } from "../../run/report/paired.ts";
@@ -40,6 +41,7 @@ import { gatesSection, OUTPUT_SECTION, renderHelp, TASKS_DIR_LINE, type FlagHelp
 import { agentsSection, approversSection, realModelsSection } from "./help-eval.ts";
 import { intFlag, parseCli, runIfMain } from "./main.ts";
 import { parseShard } from "./shard.ts";
+import { cacheLines, reuseLines } from "./run-notes.ts";
 import { sayErr, sayJson, sayOut } from "../../text/redact/terminal.ts";
 import { redact } from "../../text/redact/redact.ts";
 
@@ -66,6 +68,7 @@ const OPTIONS = {
   record: { type: "string" },
   replay: { type: "string" },
   "record-personas": { type: "boolean" },
+  verbose: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -102,11 +105,12 @@ const FLAGS: FlagHelp<typeof OPTIONS> = {
   store: ["DIR", "the result store (default reports/store, or GATEBENCH_STORE)"],
   "no-store": "neither read nor write the result store",
   extend: "with --resume: add this run's trials to the earlier run's matrix",
-  table: ["KIND", "headline (default: one row per gate under the headline user, under 120 columns) or full (every gate × user row and column)"],
+  table: ["KIND", "headline (default: one row per gate under the headline user, within 100 columns) or full (every gate × user row and column)"],
   json: "print summary.json instead of the table",
   record: ["DIR", "keep every model request and response of the run in DIR (a cassette, redacted)"],
   replay: ["DIR", "run offline from a cassette: no network, no key; a trial whose request has no recorded response is diverged"],
   "record-personas": "save each real model's trials as personas under <out>/recorded/<task>/ (one trial at a time)",
+  verbose: "every count of what the shared world states and the result store did, not one line each",
   help: "this text",
 };
 
@@ -135,7 +139,7 @@ const MERGE_OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-/** --table: the headline table (default, under 120 columns) or every gate × approver row and column. */
+/** --table: the headline table (default, within 100 columns) or every gate × approver row and column. */
 function parseTable(v: string | undefined): TableKind {
   if (v === undefined) return "headline";
   if (!(TABLE_KINDS as readonly string[]).includes(v)) throw new InputError("command line", "--table", `one of ${TABLE_KINDS.join(", ")}`);
@@ -228,7 +232,7 @@ export async function mergeMain(argv: string[]): Promise<number> {
   const taskIds = [...new Set(records.map((r) => r.task))].filter((id) => catalog.has(id));
   const families = mutantFamilies(catalog.load(taskIds));
   const published = publishRun({ output, runId, records, meta: mergedMeta(shards), families, ...baseOptions(base, failOn) });
-  return finish(published, records, Math.round(performance.now() - started), outDir, a.json ?? false, table);
+  return finish(published, records, Math.round(performance.now() - started), shownDir(outDir), a.json ?? false, table);
 }
 
 const STORE_OPTIONS = {
@@ -274,17 +278,10 @@ export async function storeMain(argv: string[]): Promise<number> {
 
 const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
-/** One line on what resuming and the store reused. */
-export function describeReuse(s: ReuseStats): string {
-  const parts = [`${s.toRun} of ${s.planned} trials to run`];
-  if (s.resumed) parts.push(`${s.resumed} kept from the run being resumed`);
-  const stale = Object.entries(s.stale);
-  if (stale.length > 0)
-    parts.push(
-      `${stale.reduce((n, [, c]) => n + c, 0)} of its records run again (${stale.map(([why, c]) => `${c} ${why === "record" ? "without a fingerprint" : `${why} changed`}`).join(", ")})`,
-    );
-  if (s.served) parts.push(`${s.served} from the result store`);
-  return parts.join("; ");
+/** The run folder as printed: relative to the cwd when it lies under it (a short line), else as it is. */
+export function shownDir(dir: string, cwd = process.cwd()): string {
+  const rel = relative(cwd, dir);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : dir;
 }
 
 /** `gatebench eval ...`; `merge ...` and `store ...` as its first word run those commands (npm run eval -- merge ...). */
@@ -393,7 +390,8 @@ export async function evalMain(argv: string[]): Promise<number> {
     ...(store ? { store } : {}),
     onReuse: (s) => {
       reuse = s;
-      if (!a.json && (s.resumed || s.served || Object.keys(s.stale).length)) sayErr(`${describeReuse(s)}\n`);
+      const lines = a.json ? [] : reuseLines(s, { verbose: a.verbose === true, ...(store ? { store: store.dir } : {}) });
+      if (lines.length > 0) sayErr(`${lines.join("\n")}\n`);
     },
     cache: a["no-cache"] !== true,
     onCacheStats: (s) => {
@@ -423,7 +421,7 @@ export async function evalMain(argv: string[]): Promise<number> {
     ...(cassette ? { replay: { dir: cassette.dir, fingerprint: cassette.fingerprint } } : {}),
     token_source: [...new Set(records.map((r) => r.token_source))].join(", ") || `estimated:${ESTIMATE_ENCODING}`,
     // The reference model prices the scripted agents' estimated tokens (real models: prices.yaml, per record).
-    ...(agents.some((x) => x.kind !== "model" && x.kind !== "cassette") ? { price_reference: `${PRICE_REFERENCE.provider}/${PRICE_REFERENCE.model}` } : {}),
+    ...(agents.some((x) => x.kind !== "model" && x.kind !== "cassette") ? { price_reference: PRICE_REFERENCE_LABEL } : {}),
     wall_ms: wallMs,
     // What the shared world states saved (absent with --no-cache): docs/trial.md, "Shared world states".
     ...(cacheStats ? { cache: cacheStats } : {}),
@@ -432,9 +430,9 @@ export async function evalMain(argv: string[]): Promise<number> {
     // When each task entered the suite and each gate last changed, from git: the "unseen" split (run/report/unseen.ts).
     provenance: collectProvenance(tasks, gates),
   };
-  if (cacheStats && !a.json) sayErr(`${describeCache(cacheStats, records.length)}\n`);
+  if (cacheStats && !a.json) sayErr(`${cacheLines(cacheStats, records.length, a.verbose === true).join("\n")}\n`);
   const published = publishRun({ output, runId, records, meta, families: mutantFamilies(tasks), ...baseOptions(base, failOn) });
-  return finish(published, records, wallMs, outDir, a.json ?? false, table);
+  return finish(published, records, wallMs, shownDir(outDir), a.json ?? false, table);
 }
 
 /** A bare `--record` was the persona recording; it now takes a folder. */

@@ -3,6 +3,7 @@
  * block, report.html): a new metric is a field of the trial record (harness/model/record/record.ts,
  * summed into the summary rows automatically) and one line here.
  */
+import { PRICE_REFERENCE_LABEL } from "../../trial/agent/price-reference.ts";
 import { ANY_USER, approverRole, NO_APPROVER, pct, read, type SummaryRowLike } from "./row.ts";
 
 export interface Column {
@@ -39,7 +40,8 @@ export const METRIC_COLUMNS: Column[] = [
   { head: "confirms (ok/no/closed)", cell: (r) => `${r.confirmations} (${r.approved}/${r.denied}/${r.failed_closed})` },
   { head: "retry turns", cell: (r) => num(r.retry_turns) },
   { head: "tokens in/out", cell: (r) => `${num(r.tokens_in)}/${num(r.tokens_out)}` },
-  { head: "cost $", cell: (r) => r.cost_usd.toFixed(4) },
+  // Scripted agents cost nothing to run: their dollars are estimated tokens at the reference model's prices.
+  { head: `est. cost $ at ${PRICE_REFERENCE_LABEL}`, cell: (r) => r.cost_usd.toFixed(4) },
   { head: "harm prevented", cell: (r) => pct(r.harm_prevented) },
   { head: "benign utility", cell: (r) => pct(read(r, "benign_utility") ?? r.utility_retained) },
 ];

@@ -103,7 +103,7 @@ export function headlineColumns(comparison?: Comparison): Column[] {
       cell: (r) => pctWithInterval(r.harm_prevented, read(r, "harm_prevented_ci")),
     },
     { head: "benign utility", narrowHead: "benign\nutility\n[95% CI]", cell: (r) => pctWithInterval(read(r, "benign_utility"), read(r, "benign_utility_ci")) },
-    { head: "confirms / benign trial", narrowHead: "confirms\n/ benign\ntrial", cell: (r) => decimal(read(r, "confirmations_per_benign")) },
+    { head: "confirms / benign trial", narrowHead: "con-\nfirms /\nbenign\ntrial", cell: (r) => decimal(read(r, "confirmations_per_benign")) },
     { head: "false blocks", narrowHead: "false\nblocks", cell: (r) => num(read(r, "false_blocks_benign") ?? r.false_blocks) },
     { head: "evasion robustness", narrowHead: "evasion\nrobust-\nness", cell: (r) => pct(read(r, "evasion_robustness")) },
     { head: "tokens overhead", narrowHead: "tokens\nover-\nhead", cell: (r) => signedPct(read(r, "tokens_overhead")) },

@@ -4,10 +4,10 @@
  * By default the headline table: summary.md's headline columns (gate, harm prevented under the
  * headline user with its 95% interval, benign utility, confirmations per benign trial, false
  * blocks, evasion robustness, tokens overhead, and the verdict when comparing), one row per gate,
- * under TERMINAL_WIDTH columns: the heads are stacked on three lines, and a gate label or a
+ * within TERMINAL_WIDTH columns: the heads are stacked on a few lines, and a gate label or a
  * verdict too long for what is left is cut with "…" (on the terminal only: summary.json, the
- * `--json` document, summary.md and report.html keep it whole). Then a line with the run's size
- * and where summary.md and report.html are. `--table full` prints every metric column
+ * `--json` document, summary.md and report.html keep it whole). Then a line with the run's size,
+ * where report.html and summary.md are and what each is for, and the one command to try next. `--table full` prints every metric column
  * (columns.ts) for every gate × approver row instead, and the comparison's own table.
  *
  * A gate that never asked anyone is one row (never-asks.ts): approver `any (never asks)` in the
@@ -30,9 +30,9 @@ import { ANY_USER_LEGEND, ANY_USER_MARK, approverRole, headlineApprover, headlin
 export const TABLE_KINDS = ["headline", "full"] as const;
 export type TableKind = (typeof TABLE_KINDS)[number];
 
-/** Every line of the default output is narrower than this many columns. */
-export const TERMINAL_WIDTH = 120;
-const MAX_LINE = TERMINAL_WIDTH - 1;
+/** Every line of the default output fits this many columns. */
+export const TERMINAL_WIDTH = 100;
+const MAX_LINE = TERMINAL_WIDTH;
 /** The widest a gate label gets in the full table (which is wide anyway). */
 const FULL_GATE_WIDTH = 48;
 const MARK = ` ${ANY_USER_MARK}`;
@@ -66,7 +66,7 @@ export function fitColumns(natural: readonly number[], max: number, shrink: read
   return w;
 }
 
-/** The headline table: one row per gate under the headline user, narrower than TERMINAL_WIDTH. */
+/** The headline table: one row per gate under the headline user, within TERMINAL_WIDTH columns. */
 export function renderHeadlineTable(summary: SummaryLike, opts: TerminalOptions = {}): string {
   const rows = headlineRows(viewRows(summary.rows, neverAskingGates(summary.rows, opts.records)));
   const columns = headlineColumns(opts.comparison).filter((c) => opts.comparison || c.head !== "verdict vs base");
@@ -126,9 +126,14 @@ export interface RunFacts {
   outDir: string;
 }
 
+/** The command a run ends with: the next thing to try, measuring one's own gate (docs/your-gate.md). */
+export const NEXT_STEP = "next: measure your own gate beside these: npx gatebench init (docs/your-gate.md)";
+
 /**
  * The run's size (tasks, trials, harmful and benign trials per gate under the headline user, time)
- * on one line, then where summary.md and report.html are (on one line when the paths leave room).
+ * on one line; then what to open (report.html, summary.md), each on its own line with what it is
+ * for; then the one command to try next. eval names the run folder relative to the cwd when it
+ * lies under it, so the lines stay short.
  */
 export function runFooter(summary: SummaryLike, facts: RunFacts): string[] {
   const { records } = facts;
@@ -147,7 +152,12 @@ export function runFooter(summary: SummaryLike, facts: RunFacts): string[] {
     who ? ` under ${terminalText(who)}` : ""
   }`;
   const dir = terminalText(facts.outDir.replace(/\/+$/, ""));
-  return [...packLine([plural(tasks, "task"), ...trials, perGate]), ...packLine([`summary.md: ${dir}/summary.md`, `report.html: ${dir}/report.html`])];
+  return [
+    ...packLine([plural(tasks, "task"), ...trials, perGate]),
+    `open in a browser: ${dir}/report.html`,
+    `the pull-request table: ${dir}/summary.md`,
+    NEXT_STEP,
+  ];
 }
 
 /** The comparison in short: what it was compared with, its warnings and its regressions, each wrapped. */

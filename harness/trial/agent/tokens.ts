@@ -10,9 +10,11 @@ import { createHash } from "node:crypto";
 import { getModel, type Context, type Message, type Model } from "@mariozechner/pi-ai";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k_base from "js-tiktoken/ranks/o200k_base";
+import { PRICE_REFERENCE } from "./price-reference.ts";
 
 export const ESTIMATE_ENCODING = "o200k_base";
-export const PRICE_REFERENCE = { provider: "anthropic", model: "claude-sonnet-4-5" } as const;
+
+export { PRICE_REFERENCE } from "./price-reference.ts";
 
 let encoder: Tiktoken | undefined;
 function tokenizer(): Tiktoken {

@@ -185,15 +185,6 @@ export const emptyCacheStats = (): CacheStats => ({
   views: 0,
 });
 
-/** One line for the terminal: how much of the run's work the shared states saved. */
-export function describeCache(s: CacheStats, trials: number): string {
-  return (
-    `cache: ${s.worlds_built} worlds built for ${trials} trials (${s.calls_rerun} calls run again to build them); ` +
-    `calls ${s.steps_run} run, ${s.steps_taken} remembered; gate questions ${s.answers_asked} asked, ${s.answers_remembered} remembered; ` +
-    `replays ${s.replays_run} run, ${s.replays_remembered} remembered, ${s.replays_from_steps} taken from the same call run from the same state; hidden tests ${s.tests_run} run, ${s.tests_remembered} remembered`
-  );
-}
-
 /** The shared states of one run, one tree per task; a task's tree is removed once its last trial is done. */
 export class WorldStates {
   readonly stats: CacheStats = emptyCacheStats();

@@ -81,7 +81,7 @@ describe("attack: escape sequences in what gatebench prints", () => {
     expect(r.status, r.out).toBe(0);
     expect(hiddenIn(r.out)).toEqual([]);
     // the terminal's headline table cuts a label this long to its width: what it shows is written out
-    expect(r.out).toContain("claude-hook:/bin/true \\u001b]52;c;cm0g");
+    expect(r.out).toContain("claude-hook:/bin/true \\u001b]…");
     for (const file of ["summary.md", "report.html"]) {
       const text = readFileSync(join(out, file), "utf8");
       expect(hiddenIn(text), file).toEqual([]);
@@ -93,8 +93,8 @@ describe("attack: escape sequences in what gatebench prints", () => {
     const out = mkdtempSync(join(tmpdir(), "gb-attack-output-run-"));
     const r = cli("harness/apps/cli/eval.ts", ["--tasks-dir", noisyTasks(), "--agents", "reference", "--gates", "none", "--out", out]);
     expect(r.status, r.out).toBe(0);
-    // the setup failure was printed (plain progress: one line per harness error) and nothing hidden with it
-    expect(r.out).toMatch(/harness error: noisy_setup .*\\u001b\]52;c;cm0gLXJmIH4=\\u0007/);
+    // the setup failure was printed (plain progress: a line per harness error, wrapped with an indent) and nothing hidden with it
+    expect(r.out).toMatch(/harness error: noisy_setup (?:.|\n {2})*\\u001b\]52;c;cm0gLXJmIH4=\\u0007/);
     expect(hiddenIn(r.out)).toEqual([]);
     const html = readFileSync(join(out, "report.html"), "utf8");
     expect(hiddenIn(html)).toEqual([]);

@@ -92,7 +92,7 @@ describe("attack: secrets in a real run's output", () => {
     expect(records.find((r) => r.task === "leaky_setup")?.error).toContain(S.setupUrlPass);
     const written = readFileSync(join(out, "results.jsonl"), "utf8");
     expect(written).toMatch(/"task":"leaky_setup".*setup\.sh failed.*\[REDACTED\]/);
-    expect(terminal.join("")).toMatch(/harness error: leaky_setup .*\[REDACTED\]/);
+    expect(terminal.join("")).toMatch(/harness error: leaky_setup (?:.|\n {2})*\[REDACTED\]/);
     const files = filesUnder(out);
     expect(files.some((f) => f.endsWith("approvals.jsonl"))).toBe(true);
     const logs = files

@@ -1,6 +1,6 @@
 /**
  * The cluster recipe: the Dockerfile and .dockerignore, the manifests in deploy/k8s/ (against the
- * Kubernetes schemas, and against each other) and the README's commands that use them. Every check
+ * Kubernetes schemas, and against each other) and the commands of docs/cluster.md that use them. Every check
  * also runs on broken copies, which it must reject; test/support/deploy-checks.ts says what each
  * check covers and with what.
  */
@@ -14,7 +14,7 @@ import {
   npmCalls,
   ROOT,
   readManifests,
-  readmeCommands,
+  recipeCommands,
   recipeProblems,
   schemaErrors,
   strictFieldErrors,
@@ -22,7 +22,7 @@ import {
 
 const read = (p: string) => readFileSync(`${ROOT}${p}`, "utf8");
 const manifests = readManifests();
-const readme = read("README.md");
+const guide = read("docs/cluster.md");
 const dockerfile = read("Dockerfile");
 const ensureSystem = read("scripts/ensure-system.mjs");
 const pkg = JSON.parse(read("package.json")) as { engines: { node: string }; devDependencies: Record<string, string> };
@@ -53,7 +53,7 @@ const edited = (id: string, edit: (d: Doc) => void): Manifest[] => {
   edit(doc(id, ms));
   return ms;
 };
-const problems = (ms: readonly Manifest[], text = readme, df = dockerfile) => recipeProblems(ms, text, df, ensureSystem);
+const problems = (ms: readonly Manifest[], text = guide, df = dockerfile) => recipeProblems(ms, text, df, ensureSystem);
 const shardScript = (d: Doc) => d.spec.template.spec.containers[0].args as string[];
 
 describe("deploy/k8s against the Kubernetes schemas (kubernetes-models, Kubernetes 1.33)", () => {
@@ -114,7 +114,7 @@ describe("deploy/k8s against the Kubernetes schemas (kubernetes-models, Kubernet
   });
 });
 
-describe("the recipe holds together: manifests, README, Dockerfile", () => {
+describe("the recipe holds together: manifests, cluster guide, Dockerfile", () => {
   it("no problem in the files as they are", () => {
     expect(problems(manifests)).toEqual([]);
   });
@@ -212,33 +212,33 @@ describe("the recipe holds together: manifests, README, Dockerfile", () => {
       "the image is the placeholder REGISTRY/gatebench:TAG, not ghcr.io/example/gatebench:latest",
     ],
     [
-      "a README that builds another image",
-      () => problems(manifests, readme.replace("docker build -t REGISTRY/gatebench:TAG .", "docker build -t gatebench .")),
-      "the README does not build REGISTRY/gatebench:TAG",
+      "a guide that builds another image",
+      () => problems(manifests, guide.replace("docker build -t REGISTRY/gatebench:TAG .", "docker build -t gatebench .")),
+      "the guide does not build REGISTRY/gatebench:TAG",
     ],
     [
-      "a README that merges before the shards are done",
+      "a guide that merges before the shards are done",
       () => {
         const wait = "kubectl -n gatebench wait --for=condition=complete job/gatebench --timeout=6h\n";
         const merge = "kubectl apply -f deploy/k8s/gatebench-merge-job.yaml\n";
-        return problems(manifests, readme.replace(wait + merge, merge + wait));
+        return problems(manifests, guide.replace(wait + merge, merge + wait));
       },
-      "the README does apply the merge Job before it does wait for job/gatebench",
+      "the guide does apply the merge Job before it does wait for job/gatebench",
     ],
     [
-      "a README that never copies the merged run out",
-      () => problems(manifests, readme.replace(/^kubectl -n gatebench cp .*\n/m, "")),
-      "the README does not copy /results/merged out of pod gatebench-results",
+      "a guide that never copies the merged run out",
+      () => problems(manifests, guide.replace(/^kubectl -n gatebench cp .*\n/m, "")),
+      "the guide does not copy /results/merged out of pod gatebench-results",
     ],
     [
-      "a README that never applies the claim",
-      () => problems(manifests, readme.replace("kubectl apply -f deploy/k8s/gatebench-results-pvc.yaml\n", "")),
-      "the README never applies gatebench-results-pvc.yaml",
+      "a guide that never applies the claim",
+      () => problems(manifests, guide.replace("kubectl apply -f deploy/k8s/gatebench-results-pvc.yaml\n", "")),
+      "the guide never applies gatebench-results-pvc.yaml",
     ],
     [
-      "a README without a node setting ensure-system checks",
-      () => problems(manifests, readme.replace(/^sysctl -w kernel\.apparmor_restrict_unprivileged_userns=0.*\n/m, "")),
-      "the README's cluster section does not set kernel.apparmor_restrict_unprivileged_userns",
+      "a guide without a node setting ensure-system checks",
+      () => problems(manifests, guide.replace(/^sysctl -w kernel\.apparmor_restrict_unprivileged_userns=0.*\n/m, "")),
+      "the cluster guide does not set kernel.apparmor_restrict_unprivileged_userns",
     ],
     [
       "a claim in another namespace",
@@ -280,8 +280,8 @@ describe("the recipe holds together: manifests, README, Dockerfile", () => {
     expect(run()).toContainEqual(expect.stringContaining(expected));
   });
 
-  it("the README's recipe block is the one checked", () => {
-    const cmds = readmeCommands(readme);
+  it("the guide's recipe block is the one checked", () => {
+    const cmds = recipeCommands(guide);
     expect(cmds[0]).toBe("docker build -t REGISTRY/gatebench:TAG .");
     expect(cmds).toContain("kubectl -n gatebench cp gatebench-results:/results/merged ./gatebench-merged");
   });

@@ -1,6 +1,6 @@
 /**
  * What a run prints on the terminal (harness/run/report/render.ts): by default the headline table,
- * narrower than 120 columns for a full-size run, long labels cut; `--table full` shows what the
+ * within 100 columns for a full-size run, long labels cut; `--table full` shows what the
  * harm was (wrongful deletions and modifications apart, caught / false blocks / inert, misses).
  */
 import { describe, expect, it } from "vitest";
@@ -63,6 +63,13 @@ describe("renderFullTable", () => {
     expect(cells(renderFullTable(summaryOf([old])), "old").inert).toBe("–");
   });
 
+  it("labels the scripted agents' dollars once, in the head, with the reference model that prices their tokens", () => {
+    const table = renderFullTable(summaryOf([summaryRow({ gate: "none", cost_usd: 0.25 })]));
+    expect(table).toContain("est. cost $ at anthropic/claude-sonnet-4-5");
+    expect(table.match(/claude-sonnet-4-5/g)).toHaveLength(1);
+    expect(cells(table, "none")["est. cost $ at anthropic/claude-sonnet-4-5"]).toBe("0.2500");
+  });
+
   it("writes a gate name's escape sequences out before measuring the columns", () => {
     const gate = "g\u001b]52;c;eA==\u0007\u001b[1A\u009b2J\u202e";
     const table = renderFullTable(summaryOf([summaryRow({ gate }), summaryRow({ gate: "none" })]));
@@ -88,14 +95,15 @@ function rowsOf(text: string): string[][] {
   );
 }
 
-describe("the default terminal output: the headline table, under 120 columns", () => {
+describe("the default terminal output: the headline table, within 100 columns", () => {
   const { records } = syntheticFullRun();
   const summary = summarizeRun("full", records, {});
   const run = { table: "headline" as const, records, wallMs: 912_345, outDir: "/tmp/gatebench-full" };
 
-  it("every line of a full-size run (17 gate configurations × 4 users) is narrower than 120 columns", () => {
+  it("every line of a full-size run (17 gate configurations × 4 users) fits 100 columns", () => {
+    expect(TERMINAL_WIDTH).toBe(100);
     const text = renderRunText(summary, run);
-    expect(widest(text)).toBeLessThan(TERMINAL_WIDTH);
+    expect(widest(text)).toBeLessThanOrEqual(TERMINAL_WIDTH);
     const gates = rowsOf(text).map((r) => r[0]!.replace(/ \*$/, ""));
     expect(gates.sort()).toEqual([...BUILT_IN_GATES].sort());
   });
@@ -106,21 +114,33 @@ describe("the default terminal output: the headline table, under 120 columns", (
     expect(terminal).toEqual(md.map((r) => r.slice(0, -1)));
   });
 
-  it("ends with the run's size on one line (tasks, trials, time, harmful and benign trials per gate), then where the reports are", () => {
+  it("ends with the run's size on one line, then what to open and what each is for, then the one command to try next", () => {
     const lines = renderRunText(summary, run).trimEnd().split("\n");
-    expect(lines.slice(-3)).toEqual([
+    expect(lines.slice(-5)).toEqual([
       "",
       "80 tasks · 15,600 trials in 912.3 s · per gate 80 harmful and 160 benign trials under fatigued",
-      "summary.md: /tmp/gatebench-full/summary.md · report.html: /tmp/gatebench-full/report.html",
+      "open in a browser: /tmp/gatebench-full/report.html",
+      "the pull-request table: /tmp/gatebench-full/summary.md",
+      "next: measure your own gate beside these: npx gatebench init (docs/your-gate.md)",
     ]);
-    const deep = renderRunText(summary, { ...run, outDir: `/tmp/${"nested/".repeat(12)}run` })
+    const deep = renderRunText(summary, { ...run, outDir: `/tmp/${"nested/".repeat(8)}run` })
       .trimEnd()
       .split("\n");
-    expect(deep.slice(-2).map((l) => l.split(": ")[0])).toEqual(["summary.md", "report.html"]);
-    expect(widest(deep.slice(-2).join("\n"))).toBeLessThan(TERMINAL_WIDTH);
+    expect(deep.slice(-3, -1).map((l) => l.split(": ")[0])).toEqual(["open in a browser", "the pull-request table"]);
+    expect(widest(deep.join("\n"))).toBeLessThanOrEqual(TERMINAL_WIDTH);
   });
 
-  it("stays under 120 columns when comparing: the verdict is cut, the regressions are listed and wrapped", () => {
+  it("names the run folder as it is given (eval gives it relative to the cwd)", () => {
+    const lines = renderRunText(summary, { ...run, outDir: "reports/runs/20261207-131800-abcd/" })
+      .trimEnd()
+      .split("\n");
+    expect(lines.slice(-3, -1)).toEqual([
+      "open in a browser: reports/runs/20261207-131800-abcd/report.html",
+      "the pull-request table: reports/runs/20261207-131800-abcd/summary.md",
+    ]);
+  });
+
+  it("stays within 100 columns when comparing: the verdict is cut, the regressions are listed and wrapped", () => {
     const worse = summarizeRun(
       "worse",
       records.map((r) => (r.gate === "layered" && r.agent_harmful ? { ...r, harmed: true } : r)),
@@ -129,7 +149,7 @@ describe("the default terminal output: the headline table, under 120 columns", (
     const comparison = compareSummaries(summary, worse);
     comparison.warnings.push(`the task hashes differ: ${Array.from({ length: 30 }, (_, i) => `t${i}_task`).join(", ")}`);
     const text = renderRunText(worse, { ...run, comparison });
-    expect(widest(text)).toBeLessThan(TERMINAL_WIDTH);
+    expect(widest(text)).toBeLessThanOrEqual(TERMINAL_WIDTH);
     const layered = rowsOf(text).find((r) => r[0] === "layered")!;
     expect(layered.at(-1)).toMatch(/^REGRESSION.*…$/);
     expect(text).toMatch(/^Regressions:\n {2}- layered\/fatigued: harm rate [\d.]+% -> [\d.]+%$/m);
@@ -150,10 +170,10 @@ describe("the default terminal output: the headline table, under 120 columns", (
     const s = summarizeRun("long", all, {});
     for (const table of ["headline", "full"] as const) {
       const text = renderRunText(s, { ...run, records: all, table });
-      if (table === "headline") expect(widest(text)).toBeLessThan(TERMINAL_WIDTH);
-      expect(text).toContain("claude-hook:/opt/hooks/guard-");
+      if (table === "headline") expect(widest(text)).toBeLessThanOrEqual(TERMINAL_WIDTH);
+      expect(text).toContain("claude-hook:/opt/hooks/guar");
       expect(text).not.toContain(long);
-      expect(text).toMatch(/claude-hook:\/opt\/hooks\/guard-[a-z-]*…/);
+      expect(text).toMatch(/claude-hook:\/opt\/hooks\/guar[a-z-]*…/);
       expect(text).toMatch(/claude-hook:守+…/);
     }
     expect(s.rows.filter((r) => r.gate === long)).toHaveLength(4);
