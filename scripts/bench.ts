@@ -1,5 +1,6 @@
 /**
  * npm run bench -- [--quick] [--default-runs N [--uncached-default-run]] [--store-runs] [--out reports/bench.json]
+ * npm run bench -- --only corpus-speed [--out reports/bench-corpus-speed.json]
  *
  * One run measures, in this process: the floor of a trial (world start + one sandboxed call +
  * close), a small fixed subset of the matrix through the runner at 1 and 2 workers (per-trial
@@ -14,6 +15,7 @@ import { dirname, resolve } from "node:path";
 import { compareCacheRuns } from "./bench/cache-check.ts";
 import { InputError } from "../kernel/errors.ts";
 import { benchCorpus } from "./bench/corpus.ts";
+import { benchCorpusSpeed, corpusSpeedTarget, renderCorpusSpeed } from "./bench/corpus-speed.ts";
 import { runDefaultEval, summarizeDefaultRuns } from "./bench/default-run.ts";
 import { sampleFloor, sampleFloorScaling, summarizeFloor } from "./bench/floor.ts";
 import { benchGateLatency, taskCalls } from "./bench/gate-latency.ts";
@@ -38,6 +40,27 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   const started = performance.now();
   const loadAtStart = loadavg()[0] ?? 0;
+  if (plan.only === "corpus-speed") {
+    step("corpus speed: decisions per second of each gate alone over the incident corpus");
+    const corpusSpeed = await benchCorpusSpeed();
+    const part = {
+      schema: 1,
+      only: plan.only,
+      started_at: startedAt.toISOString(),
+      wall_s: Math.round((performance.now() - started) / 100) / 10,
+      machine: { cpus: availableParallelism(), node: process.version, load_avg_1m_start: loadAtStart, load_avg_1m_end: loadavg()[0] ?? 0 },
+      target: corpusSpeedTarget(corpusSpeed),
+      corpus_speed: corpusSpeed,
+    };
+    const out = resolve(plan.out);
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, `${JSON.stringify(part, null, 2)}\n`);
+    const load = `load ${part.machine.load_avg_1m_start.toFixed(2)} at start and ${part.machine.load_avg_1m_end.toFixed(2)} at the end`;
+    process.stdout.write(
+      `gatebench bench (--only corpus-speed): ${part.machine.cpus} cpus, ${load}\n\n${renderCorpusSpeed(corpusSpeed)}\n\nwritten to ${plan.out}\n`,
+    );
+    return;
+  }
 
   // The floor is sampled in two halves, before and after the 1-worker run it is compared with.
   const half = Math.ceil(plan.floorSamples / 2);
@@ -88,6 +111,8 @@ async function main(): Promise<void> {
   const sandboxLayer = await benchSandboxLayer(plan.sandboxLayerSamples);
   if (plan.corpus) step("explain --corpus");
   const corpus = plan.corpus ? await benchCorpus() : null;
+  if (plan.corpusSpeed) step("corpus speed: decisions per second of each gate alone over the incident corpus");
+  const corpusSpeed = plan.corpusSpeed ? await benchCorpusSpeed() : null;
   const defaultRuns = [];
   for (let i = 1; i <= plan.defaultRuns; i++) {
     step(`the whole default npm run eval, timed (run ${i} of ${plan.defaultRuns})`);
@@ -123,6 +148,7 @@ async function main(): Promise<void> {
     realWorld,
     sandboxLayer,
     corpus,
+    corpusSpeed,
     defaultRuns: plan.defaultRuns > 0 ? summarizeDefaultRuns(defaultRuns, uncachedRun) : null,
     storeRuns,
   });

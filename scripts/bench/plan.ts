@@ -44,12 +44,24 @@ export interface BenchPlan {
   uncachedDefaultRun: boolean;
   /** Cold, warm and one-gate-changed default runs with one result store (store-runs.ts). */
   storeRuns: boolean;
+  /** Run the corpus speed section (corpus-speed.ts). */
+  corpusSpeed: boolean;
+  /** `--only <part>`: that part alone, its own report (ONLY_PARTS); undefined: the whole bench. */
+  only?: OnlyPart;
 }
+
+/** The parts `--only` runs alone. */
+export const ONLY_PARTS = ["corpus-speed"] as const;
+export type OnlyPart = (typeof ONLY_PARTS)[number];
+/** Where `--only <part>` writes its report unless --out says. */
+export const onlyOut = (part: OnlyPart) => `reports/bench-${part}.json`;
 
 export const DEFAULT_OUT = "reports/bench.json";
 export const SUBSET_TASKS = ["t10_bashrc_append", "t7_cleanup_tmp"] as const;
 
-export const USAGE = "usage: npm run bench -- [--quick] [--default-runs N [--uncached-default-run]] [--store-runs] [--out reports/bench.json]";
+export const USAGE =
+  "usage: npm run bench -- [--quick] [--default-runs N [--uncached-default-run]] [--store-runs] [--out reports/bench.json]\n" +
+  `       npm run bench -- --only ${ONLY_PARTS.join("|")} [--out reports/bench-<part>.json]`;
 
 /** At most this many default runs in one bench (each takes minutes). */
 export const MAX_DEFAULT_RUNS = 9;
@@ -75,13 +87,21 @@ export function benchPlan(argv: readonly string[]): BenchPlan | "help" {
       "default-runs": { type: "string" },
       "uncached-default-run": { type: "boolean" },
       "store-runs": { type: "boolean" },
+      only: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
     allowPositionals: false,
   });
   if (values.help) return "help";
-  const out = values.out ?? DEFAULT_OUT;
+  const only = values.only;
+  if (only !== undefined) {
+    if (!(ONLY_PARTS as readonly string[]).includes(only))
+      throw new InputError("npm run bench", "--only", `one of ${ONLY_PARTS.join(", ")}, got ${JSON.stringify(only)}`);
+    const others = (["quick", "default-runs", "uncached-default-run", "store-runs"] as const).filter((k) => values[k] !== undefined);
+    if (others.length > 0) throw new InputError("npm run bench", "--only", `no other section's flag beside it (got --${others.join(", --")})`);
+  }
+  const out = values.out ?? (only !== undefined ? onlyOut(only as OnlyPart) : DEFAULT_OUT);
   const defaultRuns = parseDefaultRuns(values["default-runs"]);
   const uncachedDefaultRun = values["uncached-default-run"] === true;
   const storeRuns = values["store-runs"] === true;
@@ -108,6 +128,7 @@ export function benchPlan(argv: readonly string[]): BenchPlan | "help" {
       defaultRuns,
       uncachedDefaultRun,
       storeRuns,
+      corpusSpeed: false,
     };
   }
   return {
@@ -131,5 +152,7 @@ export function benchPlan(argv: readonly string[]): BenchPlan | "help" {
     defaultRuns,
     uncachedDefaultRun,
     storeRuns,
+    corpusSpeed: true,
+    ...(only !== undefined ? { only: only as OnlyPart } : {}),
   };
 }

@@ -1,5 +1,6 @@
 /** The terminal text of one bench run, rendered from its report (so the text and reports/bench.json never disagree). */
 import Table from "cli-table3";
+import { renderCorpusSpeed } from "./corpus-speed.ts";
 import { PHASES } from "./phases.ts";
 import type { BenchReport } from "./report.ts";
 import { formatJudged, formatTarget, type Judged } from "./targets.ts";
@@ -21,6 +22,7 @@ const TARGET_ROWS: Record<keyof BenchReport["targets"], { label: string; digits:
   store_warm_wall_s: { label: "default run again, nothing changed (store)", digits: 1 },
   store_one_gate_wall_s: { label: "default run after one gate changed (store)", digits: 1 },
   store_cold_per_trial_ratio: { label: "cold run with the store, per trial / without", digits: 2 },
+  corpus_decisions_per_s: { label: "corpus mode, decisions/s (slowest of shell-ast, layered)", digits: 0 },
 };
 
 function judgedValue(j: Judged, digits: number): string {
@@ -255,6 +257,7 @@ export function renderReport(r: BenchReport): string {
     renderSandboxCosts(r),
     renderRealWorld(r),
     renderCorpus(r),
+    renderCorpusSpeed(r.gates.corpus_speed),
     renderDefaultRuns(r),
     renderStoreRuns(r),
     renderTargets(r),

@@ -6,6 +6,7 @@
 import type { StoreRuns } from "./store-runs.ts";
 import type { CacheComparison } from "./cache-check.ts";
 import type { CorpusBench } from "./corpus.ts";
+import { type CorpusSpeed, corpusSpeedTarget } from "./corpus-speed.ts";
 import type { DefaultRuns } from "./default-run.ts";
 import type { Floor, FloorScalingPair } from "./floor.ts";
 import type { GateLatency, GateLatencyRow } from "./gate-latency.ts";
@@ -71,6 +72,8 @@ export interface Measurements {
   realWorld: readonly RealWorldGateRow[];
   sandboxLayer: SandboxLayerCost;
   corpus: CorpusBench | null;
+  /** Decisions per second of each gate alone over the incident corpus (null in --quick). */
+  corpusSpeed: CorpusSpeed | null;
   /** The whole default `npm run eval`, timed (null when --default-runs was 0). */
   defaultRuns: DefaultRuns | null;
   /** Cold, warm and one-gate-changed default runs with one result store (null without --store-runs). */
@@ -191,6 +194,8 @@ export function buildReport(m: Measurements) {
       store_warm_wall_s: judgedRound(judge(m.storeRuns?.warm.wall_s, TARGETS.store_warm_wall_s), 1),
       store_one_gate_wall_s: judgedRound(judge(m.storeRuns?.one_gate.wall_s, TARGETS.store_one_gate_wall_s), 1),
       store_cold_per_trial_ratio: judgedRound(judge(coldPerTrialRatio(m), TARGETS.store_cold_per_trial_ratio), 2),
+      /** the slowest judged in-process gate over the incident corpus; n/a when not run */
+      corpus_decisions_per_s: corpusSpeedTarget(m.corpusSpeed),
     },
     floor: {
       samples: m.floor.samples,
@@ -260,6 +265,7 @@ export function buildReport(m: Measurements) {
       real_world: [...m.realWorld],
       sandbox_layer: m.sandboxLayer,
       corpus: m.corpus,
+      corpus_speed: m.corpusSpeed,
     },
   };
 }

@@ -41,6 +41,8 @@ export const TARGETS = {
   store_one_gate_wall_s: { op: "<=", limit: 60, unit: "s" },
   /** --store-runs with --default-runs: a cold run with the store, per trial, over the timed default runs' median per trial */
   store_cold_per_trial_ratio: { op: "<=", limit: 1.1, unit: "x" },
+  /** corpus mode over corpora/incidents.yaml: decisions per second of each in-process gate judged (shell-ast, layered; the slowest) */
+  corpus_decisions_per_s: { op: ">=", limit: 2000, unit: "decisions/s" },
 } as const satisfies Record<string, Target>;
 
 export type TargetName = keyof typeof TARGETS;

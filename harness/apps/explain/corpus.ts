@@ -11,6 +11,7 @@
  *   JSONL (.jsonl) one such object per line
  */
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import type { GateConfig } from "../../../gates/config.ts";
 import type { ProposedCall } from "../../../gates/types.ts";
@@ -143,7 +144,10 @@ export interface GateCorpusScore {
   misses: CorpusRow[];
   false_stops: CorpusRow[];
   latency_ms: { p50: number; p99: number; mean: number };
-  /** Decisions per second of gate time (world building excluded). */
+  /**
+   * Decisions per second: the entries over the wall time the gate took to decide them (several at
+   * once where its layers allow, decisionsInFlight), worlds built and the gate put on them excluded.
+   */
   decisions_per_sec: number;
 }
 
@@ -165,7 +169,14 @@ function percentile(sorted: readonly number[], p: number): number {
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-export function scoreGate(gate: string, decided: readonly { entry: CorpusEntry; d: CallDecision }[]): GateCorpusScore {
+/** `n` decisions in `ms` milliseconds, per second (0 when no time was measured). */
+export const perSecond = (n: number, ms: number): number => (ms > 0 ? Math.round((n / ms) * 1000) : 0);
+
+/**
+ * One gate's score. `decidingMs`, the wall time its decisions took together (they may overlap),
+ * gives its decisions per second; without it, the sum of the decisions' own times does.
+ */
+export function scoreGate(gate: string, decided: readonly { entry: CorpusEntry; d: CallDecision }[], decidingMs?: number): GateCorpusScore {
   const row = ({ entry, d }: { entry: CorpusEntry; d: CallDecision }): CorpusRow => ({
     call: showCall(entry.call),
     label: entry.label,
@@ -192,7 +203,7 @@ export function scoreGate(gate: string, decided: readonly { entry: CorpusEntry; 
     misses: misses.map(row),
     false_stops: stops.map(row),
     latency_ms: { p50: round3(percentile(ms, 50)), p99: round3(percentile(ms, 99)), mean: round3(ms.length ? total / ms.length : 0) },
-    decisions_per_sec: total > 0 ? Math.round((ms.length / total) * 1000) : 0,
+    decisions_per_sec: perSecond(ms.length, decidingMs ?? total),
   };
 }
 
@@ -200,52 +211,119 @@ export function scoreGate(gate: string, decided: readonly { entry: CorpusEntry; 
 export interface DecidedEntries {
   decided: Map<string, { entry: CorpusEntry; d: CallDecision }[]>;
   worlds: CorpusReport["worlds"];
+  /** Per gate, the wall time its entries took to decide, milliseconds (worlds and the gate's setup on them excluded). */
+  deciding_ms: Map<string, number>;
 }
 
-/** Decide every entry under every gate, one world per task (built once, shared by all gates). Nothing is run. */
-export async function decideEntries(gates: readonly GateConfig[], entries: readonly CorpusEntry[], base: WorldChoice = {}): Promise<DecidedEntries> {
+/**
+ * Layer kinds whose decision depends on the call and the world only (they keep nothing from one
+ * call to the next): a configuration made of them alone has its entries decided side by side. A
+ * hook (`claude-hook`, `cc-safety-net`) is a fresh process in a read-only sandbox per call. A Pi
+ * extension may keep state between calls, and so may the project gates a configuration's project
+ * trust loads from a world: their entries go one by one, in order, as before.
+ */
+export const CALL_ONLY_KINDS: ReadonlySet<string> = new Set([
+  "pi-permission-gate",
+  "path-policy",
+  "pi-protected-paths",
+  "risk-classifier",
+  "permission-levels",
+  "shell-ast",
+  "claude-hook",
+  "cc-safety-net",
+]);
+
+/** Layer kinds that start a process for every call. */
+export const PROCESS_PER_CALL_KINDS: ReadonlySet<string> = new Set(["claude-hook", "cc-safety-net"]);
+
+/**
+ * Decisions in flight at once for an in-process configuration: they wait on the world's sandbox
+ * (lookups, dry runs), so several overlap those waits; their own work runs on this one thread.
+ */
+export const IN_PROCESS_IN_FLIGHT = 8;
+
+/**
+ * How many of a configuration's entries are decided at once on a world where it loaded
+ * `projectGates` project gates: one when a layer (or a project gate) may keep state between calls;
+ * the number of cores for a configuration that starts a process per call (each decision is a
+ * process; gate processes never run more than that many at a time); else IN_PROCESS_IN_FLIGHT.
+ */
+export function decisionsInFlight(config: Pick<GateConfig, "layerKinds">, projectGates: number, cores: number = availableParallelism()): number {
+  if (projectGates > 0 || config.layerKinds.some((k) => !CALL_ONLY_KINDS.has(k))) return 1;
+  if (config.layerKinds.some((k) => PROCESS_PER_CALL_KINDS.has(k))) return Math.max(1, cores);
+  return IN_PROCESS_IN_FLIGHT;
+}
+
+/** `fn` over every item, at most `limit` at a time, the results in the items' order. */
+export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}
+
+/**
+ * Decide every entry under every gate, one world per task (built once, shared by all gates, its
+ * lookups and one-shot gate processes remembered). Nothing is run. A configuration's entries of one
+ * world are decided `decisionsInFlight` at a time, gate processes at most `cores` at a time.
+ */
+export async function decideEntries(
+  gates: readonly GateConfig[],
+  entries: readonly CorpusEntry[],
+  base: WorldChoice = {},
+  cores: number = availableParallelism(),
+): Promise<DecidedEntries> {
   const groups = new Map<string, CorpusEntry[]>();
   for (const e of entries) {
     const key = e.task ?? "";
     groups.set(key, [...(groups.get(key) ?? []), e]);
   }
   const decided = new Map<string, { entry: CorpusEntry; d: CallDecision }[]>(gates.map((g) => [g.name, []]));
+  const decidingMs = new Map<string, number>(gates.map((g) => [g.name, 0]));
   const worlds: CorpusReport["worlds"] = [];
   let warm = false;
   for (const [key, group] of groups) {
     const open = await openWorld(key ? { task: key, tasksDirs: base.tasksDirs } : base);
     try {
       worlds.push({ key: key || "(no task)", source: open.source, entries: group.length });
-      const env = rememberingEnv(open.world.env);
+      const env = rememberingEnv(open.world.env, cores);
+      // The world's helper answers its first question slower than the rest: part of setting the world up, not of a decision.
+      await open.world.env.lstat(open.world.env.cwd).catch(() => null);
       for (const config of gates) {
         const g = await gateOnWorld(config, env);
         // One untimed decision per gate first: one-time loading (the bash grammar) is not a decision's cost.
         if (!warm) await decideCall(g, { id: "warm-up", tool: "bash", args: { command: "true" }, permission: "Execute" }, env);
-        for (const entry of group) {
+        const t0 = performance.now();
+        const inFlight = decisionsInFlight(config, g.layers.length - config.layers.length, cores);
+        const ds = await mapLimited(group, inFlight, (entry) => {
           const permission = TOOL_PERMISSIONS[entry.call.tool];
           const call: ProposedCall = { id: "corpus", tool: entry.call.tool, args: structuredClone(entry.call.args), ...(permission ? { permission } : {}) };
-          const d = await decideCall(g, call, envWith(env, { cwd: entry.cwd, home: entry.home }));
-          decided.get(config.name)!.push({ entry, d });
-        }
+          return decideCall(g, call, envWith(env, { cwd: entry.cwd, home: entry.home }));
+        });
+        decidingMs.set(config.name, decidingMs.get(config.name)! + (performance.now() - t0));
+        decided.get(config.name)!.push(...group.map((entry, i) => ({ entry, d: ds[i]! })));
       }
       warm = true;
     } finally {
       await open.close();
     }
   }
-  return { decided, worlds };
+  return { decided, worlds, deciding_ms: decidingMs };
 }
 
 /** Decide every entry under every gate, one world per task (built once, shared by all gates). */
 export async function runCorpus(gates: readonly GateConfig[], entries: readonly CorpusEntry[], base: WorldChoice = {}): Promise<CorpusReport> {
   const t0 = performance.now();
-  const { decided, worlds } = await decideEntries(gates, entries, base);
+  const { decided, worlds, deciding_ms } = await decideEntries(gates, entries, base);
   const empty = worlds.some((w) => w.source.kind === "empty");
   return {
     entries: entries.length,
     worlds,
     ...(empty ? { empty_world_note: EMPTY_WORLD_NOTE } : {}),
-    gates: gates.map((g) => scoreGate(g.name, decided.get(g.name)!)),
+    gates: gates.map((g) => scoreGate(g.name, decided.get(g.name)!, deciding_ms.get(g.name))),
     wall_ms: Math.round(performance.now() - t0),
   };
 }

@@ -6,7 +6,8 @@
  */
 import { loadGateConfig, type GateConfig } from "../../../gates/config.ts";
 import { decideStack } from "../../../gates/stack.ts";
-import type { ConfirmRequest, EnvView, Gate, GateContext, ProposedCall } from "../../../gates/types.ts";
+import { availableParallelism } from "node:os";
+import type { ConfirmRequest, EnvView, Gate, GateContext, GateProcessOutput, ProposedCall } from "../../../gates/types.ts";
 import { InputError } from "../../../kernel/errors.ts";
 import { loadProjectGatesFor } from "../../trial/project-gates.ts";
 import { TaskCatalog } from "../../model/task/load.ts";
@@ -129,23 +130,42 @@ export function envWith(env: EnvView, dirs: { cwd?: string | undefined; home?: s
 /**
  * The world's EnvView with every lookup remembered. Explaining never changes the world (calls
  * are decided, not run), so a corpus decided on one world asks the sandbox about each path once,
- * whichever gate or entry asks again. Gate processes (runGateProcess) are not remembered.
+ * whichever gate or entry asks again. A one-shot gate process (a dry run, a hook run) answers for
+ * the world as it is when it starts, so its answer is remembered by its input as the trials' world
+ * states remember it (harness/trial/states/trial-states.ts), unless it timed out (that depends on
+ * the machine: asked again); a process that lives on (`persistent`) is never remembered. At most
+ * `processes` gate processes run at a time (default: the number of cores); the others wait for a
+ * slot before they start, so a process's own time limit counts from its start.
  */
-export function rememberingEnv(env: EnvView): EnvView {
+export function rememberingEnv(env: EnvView, processes: number = availableParallelism()): EnvView {
   const memo = new Map<string, Promise<unknown>>();
   const remember =
-    <A extends unknown[], R>(name: string, fn: (...a: A) => Promise<R>) =>
+    <A extends unknown[], R>(name: string, fn: (...a: A) => Promise<R>, keep: (r: R) => boolean = () => true) =>
     (...a: A): Promise<R> => {
       const key = `${name}\0${JSON.stringify(a)}`;
       let p = memo.get(key) as Promise<R> | undefined;
       if (!p) {
         p = fn.apply(env, a);
         // A failed lookup is not remembered: the next caller asks the sandbox again.
-        p.catch(() => memo.delete(key));
+        p.then(
+          (r) => {
+            if (!keep(r)) memo.delete(key);
+          },
+          () => memo.delete(key),
+        );
         memo.set(key, p);
       }
       return p;
     };
+  const run = env.runGateProcess?.bind(env);
+  const slots = new Slots(Math.max(1, processes));
+  const oneShot = run
+    ? remember(
+        "runGateProcess",
+        (...a: Parameters<NonNullable<EnvView["runGateProcess"]>>) => slots.use(() => run(...a)),
+        (out: GateProcessOutput) => !out.timedOut,
+      )
+    : undefined;
   return {
     get cwd() {
       return env.cwd;
@@ -159,6 +179,30 @@ export function rememberingEnv(env: EnvView): EnvView {
     glob: remember("glob", env.glob),
     readFile: remember("readFile", env.readFile),
     readdir: remember("readdir", env.readdir),
-    ...(env.runGateProcess ? { runGateProcess: env.runGateProcess.bind(env) } : {}),
+    ...(run && oneShot
+      ? {
+          runGateProcess: (argv, stdin, timeoutMs, binds, opts) =>
+            opts?.persistent ? run(argv, stdin, timeoutMs, binds, opts) : oneShot(argv, stdin, timeoutMs, binds, opts),
+        }
+      : {}),
   };
+}
+
+/** At most `size` tasks at a time; the others start in the order they asked. */
+class Slots {
+  private busy = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly size: number) {}
+
+  async use<T>(task: () => Promise<T>): Promise<T> {
+    if (this.busy >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.busy++;
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.busy--;
+    }
+  }
 }

@@ -13,7 +13,7 @@ import type { GateConfig } from "../../../gates/config.ts";
 import { redact, summarizeCall } from "../../text/redact/redact.ts";
 import { splitSegments, splitWords } from "../../text/shell.ts";
 import type { MappedCall } from "../../model/import/map.ts";
-import { decideEntries, EMPTY_WORLD_NOTE, type CorpusEntry } from "../explain/corpus.ts";
+import { decideEntries, EMPTY_WORLD_NOTE, perSecond, type CorpusEntry } from "../explain/corpus.ts";
 import type { CallDecision, Verdict } from "../explain/decide.ts";
 import { shortName, type HistoryCall, type HistorySession, type SkippedFile } from "./sessions.ts";
 
@@ -52,6 +52,8 @@ export interface GateHistory {
   friction_per_100: number | null;
   top: CommandCount[];
   wrong_blocks: WrongBlock[];
+  /** Calls decided per second: the calls over the wall time the gate took to decide them (the world excluded). */
+  decisions_per_s: number;
 }
 
 export interface HistoryReport {
@@ -184,7 +186,7 @@ export function showShort(call: MappedCall): string {
 }
 
 /** One gate's friction, top commands and wrong blocks over the decided calls. */
-export function gateHistory(gate: string, calls: readonly DecidedCall[], decisions: readonly CallDecision[], top: number): GateHistory {
+export function gateHistory(gate: string, calls: readonly DecidedCall[], decisions: readonly CallDecision[], top: number, decidingMs = 0): GateHistory {
   const verdicts: Verdict[] = decisions.map((d) => d.decision);
   const stopped = calls.map((c, i) => ({ c, d: decisions[i]! })).filter((x) => x.d.decision !== "allow");
   const byKey = new Map<string, { count: number; example: string }>();
@@ -218,6 +220,7 @@ export function gateHistory(gate: string, calls: readonly DecidedCall[], decisio
           ]
         : [],
     ),
+    decisions_per_s: perSecond(calls.length, decidingMs),
   };
 }
 
@@ -232,7 +235,9 @@ export async function historyReport(
   const t0 = performance.now();
   const { calls, unmappable } = decidedCalls(sessions);
   const entries: CorpusEntry[] = calls.map((c) => ({ label: "benign", call: c.call, ...(c.cwd ? { cwd: c.cwd } : {}) }));
-  const { decided } = entries.length ? await decideEntries(gates, entries) : { decided: new Map<string, { d: CallDecision }[]>() };
+  const { decided, deciding_ms } = entries.length
+    ? await decideEntries(gates, entries)
+    : { decided: new Map<string, { d: CallDecision }[]>(), deciding_ms: new Map<string, number>() };
   return {
     files,
     sessions: sessions.map((s) => ({ file: s.file, format: s.format, calls: s.calls.length })),
@@ -247,6 +252,7 @@ export async function historyReport(
         calls,
         (decided.get(g.name) ?? []).map((x) => x.d),
         top,
+        deciding_ms.get(g.name),
       ),
     ),
     wall_ms: Math.round(performance.now() - t0),
@@ -264,10 +270,10 @@ export function formatHistoryReport(r: HistoryReport): string {
   ];
   if (r.skipped.length) lines.push(`skipped ${r.skipped.length} file(s): ${r.skipped.map((s) => `${s.file} (${s.reason})`).join("; ")}`);
   const w = Math.max(12, ...r.gates.map((g) => g.gate.length));
-  lines.push("", `${"gate".padEnd(w)}  calls  asked  denied  friction/100 calls  wrong blocks`);
+  lines.push("", `${"gate".padEnd(w)}  calls  asked  denied  friction/100 calls  wrong blocks  decisions/s`);
   for (const g of r.gates)
     lines.push(
-      `${g.gate.padEnd(w)}  ${String(g.calls).padStart(5)}  ${String(g.asked).padStart(5)}  ${String(g.denied).padStart(6)}  ${(g.friction_per_100 === null ? "–" : g.friction_per_100.toFixed(1)).padStart(17)}  ${String(g.wrong_blocks.length).padStart(12)}`,
+      `${g.gate.padEnd(w)}  ${String(g.calls).padStart(5)}  ${String(g.asked).padStart(5)}  ${String(g.denied).padStart(6)}  ${(g.friction_per_100 === null ? "–" : g.friction_per_100.toFixed(1)).padStart(17)}  ${String(g.wrong_blocks.length).padStart(12)}  ${String(g.decisions_per_s).padStart(11)}`,
     );
   for (const g of r.gates) {
     if (g.top.length)

@@ -3,6 +3,13 @@ import { InputError } from "../../../kernel/errors.ts";
 import { expandSelector, parseAgentSelector, SELECTOR_SYNTAX, type AgentSelector, type AgentSpec } from "../../trial/agent/drivers/registry.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
 
+/**
+ * The user evasion robustness is measured with in the default run: nobody approves anything, so
+ * a variant counts as stopped when the gate refused it or asked about it (what the gate catches).
+ * The matrix plans the default run's evasion sample under this user only.
+ */
+export const ROBUSTNESS_APPROVER = "headless";
+
 export type { AgentSelector } from "../../trial/agent/drivers/registry.ts";
 
 /**

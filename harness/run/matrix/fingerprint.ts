@@ -10,8 +10,11 @@
  *   the npm packages it imports, and the files and packages it runs or loads (a hook script, a
  *   Pi extension with everything that imports, an npm hook's package version);
  * - approver: the simulated user's name, its settings and its seed rule;
- * - harness: every file under harness/ and kernel/, the gate stack's shared modules, the
- *   lockfile, the Node version, bubblewrap's version and the OS release;
+ * - harness: the code a trial runs (trialCodeFiles: the module graph from TRIAL_ENTRIES with the
+ *   gate layers' own modules left to the gate part, and every file under harness/ and kernel/
+ *   read or run by path, outside the reports and the apps), the lockfile, the Node version,
+ *   bubblewrap's version and the OS release. Report, CLI and app code is not in it: a change
+ *   there renders views from stored records and runs no trial again;
  * - identity: task id, agent label, gate name, approver, attempt (the record's own fields).
  *
  * `trial` hashes them all. What is not seen: host programs other than node and bwrap changing
@@ -59,11 +62,11 @@ function filesUnder(dir: string, keep: (f: string) => boolean = () => true): str
   return out;
 }
 
-/** sha256 of files by their path relative to the repository (or absolute outside it) and their content. */
-export function hashFiles(files: readonly string[]): string {
+/** sha256 of files by their path relative to the repository (`root`) (or absolute outside it) and their content. */
+export function hashFiles(files: readonly string[], root: string = REPO_ROOT): string {
   const h = createHash("sha256");
   for (const f of [...new Set(files)].sort()) {
-    const rel = f.startsWith(`${REPO_ROOT}/`) ? path.relative(REPO_ROOT, f) : f;
+    const rel = f.startsWith(`${root}/`) ? path.relative(root, f) : f;
     h.update(rel).update("\0");
     try {
       h.update(readFileSync(f));
@@ -95,8 +98,13 @@ function packageOf(spec: string): string | undefined {
 
 const JS_SOURCE = /\.(?:[cm]?[jt]sx?)$/;
 
-/** The files a JavaScript or TypeScript program imports (itself included) and the packages it imports, from esbuild's metafile. */
-export function moduleGraph(entries: readonly string[]): { files: string[]; packages: string[] } {
+/**
+ * The files a JavaScript or TypeScript program imports (itself included) and the packages it
+ * imports, from esbuild's metafile: static imports, `require` calls and dynamic imports of a
+ * literal path. `stopAt` names modules whose imports are not followed and which are not listed
+ * themselves (the gate layers' modules, which the gate part hashes for the trials that load them).
+ */
+export function moduleGraph(entries: readonly string[], options: { stopAt?: ReadonlySet<string> } = {}): { files: string[]; packages: string[] } {
   const r = buildSync({
     entryPoints: [...entries],
     bundle: true,
@@ -108,32 +116,84 @@ export function moduleGraph(entries: readonly string[]): { files: string[]; pack
     packages: "external",
     logLevel: "silent",
   });
-  const files = Object.keys(r.metafile.inputs).map((f) => path.resolve(f));
+  const inputs = new Map(Object.entries(r.metafile.inputs).map(([f, input]) => [path.resolve(f), input] as const));
+  const stopAt = options.stopAt ?? new Set<string>();
+  const files = new Set<string>();
   const packages = new Set<string>();
-  for (const out of Object.values(r.metafile.outputs)) {
-    for (const imp of out.imports) {
-      const pkg = imp.external ? packageOf(imp.path) : undefined;
-      if (pkg) packages.add(pkg);
+  const queue = entries.map((e) => path.resolve(e)).filter((e) => !stopAt.has(e));
+  while (queue.length > 0) {
+    const f = queue.pop()!;
+    if (files.has(f)) continue;
+    files.add(f);
+    for (const imp of inputs.get(f)?.imports ?? []) {
+      if (imp.external) {
+        const pkg = packageOf(imp.path);
+        if (pkg) packages.add(pkg);
+      } else {
+        const to = path.resolve(imp.path);
+        if (!stopAt.has(to) && !files.has(to)) queue.push(to);
+      }
     }
   }
-  return { files: files.sort(), packages: [...packages].sort() };
+  return { files: [...files].sort(), packages: [...packages].sort() };
 }
 
 /** The lockfile: package-lock.json in a checkout, npm-shrinkwrap.json in an installed package (npm pack ships that one). */
-function lockfile(): string {
-  const lock = path.join(REPO_ROOT, "package-lock.json");
-  const shrinkwrap = path.join(REPO_ROOT, "npm-shrinkwrap.json");
+function lockfile(root: string): string {
+  const lock = path.join(root, "package-lock.json");
+  const shrinkwrap = path.join(root, "npm-shrinkwrap.json");
   return existsSync(lock) || !existsSync(shrinkwrap) ? lock : shrinkwrap;
 }
 
-/** What the whole harness is: its code, the gate stack's shared modules, the lockfile, and the system that runs the sandboxes. */
-function harnessFingerprint(): string {
-  const code = [
-    ...filesUnder(path.join(REPO_ROOT, "harness")),
-    ...filesUnder(path.join(REPO_ROOT, "kernel")),
-    ...["types.ts", "stack.ts", "config.ts"].map((f) => path.join(REPO_ROOT, "gates", f)),
-    lockfile(),
-  ];
+/**
+ * Where a trial's code starts, relative to the package root. A trial is made by what the matrix
+ * runs (runMatrix: planning, the store, runTrial with its phases, drivers, approvers, gatekeeper,
+ * worlds and world states), what writes its record (the run output, redacted), what a task is
+ * read into (task loading), the recorder `--record-personas` wraps a model's driver in, and what
+ * a gate configuration is read into (gates/config.ts and the stack every gate runs in). Each layer's own code is not followed from here: the gate part hashes
+ * it for the trials whose configuration loads it (`GATE_MODULES`).
+ */
+export const TRIAL_ENTRIES: readonly string[] = [
+  "harness/run/matrix/matrix.ts",
+  "harness/run/output/output.ts",
+  "harness/model/task/load.ts",
+  "harness/trial/agent/drivers/recordings.ts",
+  "gates/config.ts",
+  "gates/stack.ts",
+];
+
+/** The folders under harness/ and kernel/ that render or publish stored records and run no trial: the CLI and apps, the reports. */
+export const VIEW_DIRS: readonly string[] = ["harness/apps", "harness/run/report"];
+
+/** A TypeScript module: in a trial's code only when imported (TRIAL_ENTRIES' module graph). */
+const TS_SOURCE = /\.(?:[cm]?tsx?)$/;
+/** A JavaScript program the harness runs by path: hashed with everything it requires. */
+const JS_PROGRAM = /\.(?:[cm]?js)$/;
+
+/**
+ * Every file whose content can change a trial's record, absolute: the module graph of
+ * TRIAL_ENTRIES (static imports, requires, literal dynamic imports; the gate layers' modules
+ * cut), and every other file under harness/ and kernel/ outside VIEW_DIRS that is not a
+ * TypeScript module, since the harness reads or runs such files by path (the in-sandbox helper
+ * and measurer, bundled from world/inside/; the spawner's script; the price table), each
+ * JavaScript one with its own module graph; and the lockfile. `root` is the package root
+ * (another copy of the tree in tests).
+ */
+export function trialCodeFiles(root: string = REPO_ROOT): string[] {
+  const inViews = (f: string) => VIEW_DIRS.some((d) => f.startsWith(`${path.join(root, d)}/`));
+  const byPath = [...filesUnder(path.join(root, "harness")), ...filesUnder(path.join(root, "kernel"))].filter((f) => !inViews(f) && !TS_SOURCE.test(f));
+  const stopAt = new Set(
+    Object.values(GATE_MODULES)
+      .flat()
+      .map((m) => path.join(root, path.relative(REPO_ROOT, m))),
+  );
+  const graph = moduleGraph([...TRIAL_ENTRIES.map((e) => path.join(root, e)), ...byPath.filter((f) => JS_PROGRAM.test(f))], { stopAt });
+  return [...new Set([...graph.files, ...byPath, lockfile(root)])].sort();
+}
+
+/** What the harness is: the code a trial runs (trialCodeFiles), and the system that runs the sandboxes. */
+function harnessFingerprint(root: string): string {
+  const code = trialCodeFiles(root);
   const bwrap = spawnSync("bwrap", ["--version"], { encoding: "utf8" });
   let osRelease = "";
   try {
@@ -141,7 +201,7 @@ function harnessFingerprint(): string {
   } catch {
     // no os-release: nothing to add
   }
-  return hashValue({ code: hashFiles(code), node: process.version, bwrap: (bwrap.stdout ?? "").trim(), os: osRelease });
+  return hashValue({ code: hashFiles(code, root), node: process.version, bwrap: (bwrap.stdout ?? "").trim(), os: osRelease });
 }
 
 /** The world and the goal: task.yaml, setup.sh, tests/. */
@@ -187,11 +247,15 @@ function gateFingerprint(gate: GateConfig): string {
 /** Computes trial fingerprints, each distinct part once per process (or per instance). */
 export class Fingerprinter {
   private harnessPart: string | undefined;
+
+  /** `root`: the package root whose harness code is hashed (another copy of the tree in tests). */
+  constructor(private readonly root: string = REPO_ROOT) {}
+
   private readonly tasks = new Map<string, string>();
   private readonly gates = new Map<GateConfig, string>();
 
   harness(): string {
-    this.harnessPart ??= harnessFingerprint();
+    this.harnessPart ??= harnessFingerprint(this.root);
     return this.harnessPart;
   }
 

@@ -7,11 +7,8 @@
 import type { LoadedTask } from "../../model/task/load.ts";
 import { isErrored, type TrialRecord } from "../../model/record/record.ts";
 
-/**
- * The user evasion robustness is measured with in the default run: nobody approves anything, so
- * a variant counts as stopped when the gate refused it or asked about it (what the gate catches).
- */
-export const ROBUSTNESS_APPROVER = "headless";
+/** The user evasion robustness is measured with (the matrix plans the evasion sample under it). */
+export { ROBUSTNESS_APPROVER } from "../matrix/agents.ts";
 
 export interface Share {
   stopped: number;

@@ -54,6 +54,7 @@ export function measurements(over: Partial<Measurements> = {}): Measurements {
     realWorld: [],
     sandboxLayer: { default_ms: 9, strict_ms: 10, overhead_ms: 1, ratio: 1.11 },
     corpus: null,
+    corpusSpeed: null,
     defaultRuns: null,
     storeRuns: null,
     ...over,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../../../kernel/errors.ts";
-import { benchPlan, DEFAULT_OUT } from "../../../../scripts/bench/plan.ts";
+import { benchPlan, DEFAULT_OUT, onlyOut } from "../../../../scripts/bench/plan.ts";
 
 describe("benchPlan", () => {
   it("runs everything by default, the 100,000-file world included", () => {
@@ -47,5 +47,21 @@ describe("benchPlan", () => {
     expect(benchPlan(["--help"])).toBe("help");
     expect(() => benchPlan(["--fast"])).toThrow();
     expect(() => benchPlan(["extra"])).toThrow();
+  });
+  it("--only corpus-speed runs that part alone, into its own report unless --out says; nothing else beside it", () => {
+    const only = benchPlan(["--only", "corpus-speed"]);
+    if (only === "help") throw new Error("expected a plan");
+    expect(only.only).toBe("corpus-speed");
+    expect(only.out).toBe(onlyOut("corpus-speed"));
+    expect(only.out).not.toBe(DEFAULT_OUT);
+    const out = benchPlan(["--only", "corpus-speed", "--out", "/tmp/c.json"]);
+    expect(out !== "help" && out.out).toBe("/tmp/c.json");
+    const whole = benchPlan([]);
+    expect(whole !== "help" && whole.only).toBeUndefined();
+    expect(whole !== "help" && whole.corpusSpeed).toBe(true);
+    expect(() => benchPlan(["--only", "floor"])).toThrow(InputError);
+    expect(() => benchPlan(["--only", "floor"])).toThrow(/--only.*corpus-speed/);
+    expect(() => benchPlan(["--only", "corpus-speed", "--quick"])).toThrow(/--quick/);
+    expect(() => benchPlan(["--only", "corpus-speed", "--store-runs"])).toThrow(InputError);
   });
 });

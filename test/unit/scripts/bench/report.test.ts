@@ -85,6 +85,7 @@ describe("buildReport", () => {
       "store_warm_wall_s",
       "store_one_gate_wall_s",
       "store_cold_per_trial_ratio",
+      "corpus_decisions_per_s",
     ]);
     expect(keys(full.trials.phases_median_ms)).toEqual(["prepare_world", "snapshot_s0", "agent_loop", "final_snapshot", "hidden_test", "fold_record"]);
   });

@@ -3,7 +3,18 @@
  * their schema errors, and the per-gate scores.
  */
 import { describe, expect, it } from "vitest";
-import { parseCorpus, readCorpus, scoreGate, type CorpusEntry } from "../../../../../harness/apps/explain/corpus.ts";
+import fc from "fast-check";
+import {
+  decisionsInFlight,
+  IN_PROCESS_IN_FLIGHT,
+  mapLimited,
+  parseCorpus,
+  perSecond,
+  readCorpus,
+  scoreGate,
+  type CorpusEntry,
+} from "../../../../../harness/apps/explain/corpus.ts";
+import { loadGateConfig } from "../../../../../gates/config.ts";
 import type { CallDecision } from "../../../../../harness/apps/explain/decide.ts";
 import { InputError } from "../../../../../kernel/errors.ts";
 
@@ -82,5 +93,56 @@ describe("scoreGate", () => {
 
   it("no entries of a label gives null, not a division by zero", () => {
     expect(scoreGate("g", [{ entry: entry("benign", "x"), d: d("allow", 1) }])).toMatchObject({ recall: null, pass_rate: 1 });
+  });
+});
+
+describe("decisions per second", () => {
+  it("counts the wall time the decisions took together when it is given, else the sum of their times", () => {
+    const entry: CorpusEntry = { label: "benign", call: { tool: "bash", args: { command: "ls" } } };
+    const decided = [1, 2, 3, 4].map((ms) => ({ entry, d: { decision: "allow" as const, reason: "", layers: [], questions: [], ms } }));
+    expect(scoreGate("g", decided).decisions_per_sec).toBe(400);
+    expect(scoreGate("g", decided, 4).decisions_per_sec).toBe(1000);
+    expect(perSecond(3, 0)).toBe(0);
+    expect(perSecond(2000, 1000)).toBe(2000);
+  });
+});
+
+describe("decisionsInFlight", () => {
+  it("decides side by side only where every layer decides from the call and the world", () => {
+    expect(decisionsInFlight(loadGateConfig("shell-ast"), 0, 2)).toBe(IN_PROCESS_IN_FLIGHT);
+    // project trust that found no project gate on the world: its layers alone decide
+    expect(decisionsInFlight(loadGateConfig("layered"), 0, 2)).toBe(IN_PROCESS_IN_FLIGHT);
+    expect(decisionsInFlight(loadGateConfig("none"), 0, 2)).toBe(IN_PROCESS_IN_FLIGHT);
+    // a process per call: as many as the cores
+    expect(decisionsInFlight(loadGateConfig("cc-safety-net"), 0, 2)).toBe(2);
+    expect(decisionsInFlight(loadGateConfig("cc-safety-net"), 0, 6)).toBe(6);
+    expect(decisionsInFlight({ layerKinds: ["claude-hook"] }, 0, 0)).toBe(1);
+    // a Pi extension, or project gates loaded from the world, may keep state between calls: one at a time, in order
+    expect(decisionsInFlight(loadGateConfig("pi-extension-permission-gate"), 0, 2)).toBe(1);
+    expect(decisionsInFlight(loadGateConfig("layered"), 1, 2)).toBe(1);
+    expect(decisionsInFlight(loadGateConfig("cc-safety-net"), 2, 2)).toBe(1);
+    expect(decisionsInFlight({ layerKinds: ["shell-ast", "a-kind-nobody-knows"] }, 0, 2)).toBe(1);
+  });
+});
+
+describe("mapLimited", () => {
+  it("gives every result in the items' order, with never more than `limit` in flight", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat({ max: 5 }), { maxLength: 30 }), fc.integer({ min: 1, max: 10 }), async (delays, limit) => {
+        let running = 0;
+        let most = 0;
+        const out = await mapLimited(delays, limit, async (ms) => {
+          running++;
+          most = Math.max(most, running);
+          await new Promise((r) => setTimeout(r, ms));
+          running--;
+          return ms * 2;
+        });
+        expect(out).toEqual(delays.map((ms) => ms * 2));
+        expect(most).toBeLessThanOrEqual(limit);
+        if (delays.length > 0) expect(most).toBe(Math.min(limit, delays.length));
+      }),
+      { numRuns: 40 },
+    );
   });
 });

@@ -4,7 +4,7 @@
  * session shows succeeding and kept, not undone later.
  */
 import { describe, expect, it } from "vitest";
-import { commandKey, decidedCalls, gateHistory, undoneLater } from "../../../../../harness/apps/history/report.ts";
+import { commandKey, decidedCalls, formatHistoryReport, gateHistory, undoneLater } from "../../../../../harness/apps/history/report.ts";
 import type { HistorySession } from "../../../../../harness/apps/history/sessions.ts";
 import type { CallDecision } from "../../../../../harness/apps/explain/decide.ts";
 
@@ -56,5 +56,24 @@ describe("history report", () => {
     ]);
     // Call 4 was denied but blocked in the session too; call 3 ran ok and nothing undid it.
     expect(g.wrong_blocks).toEqual([{ session: "s.jsonl", index: 3, call: "rm -rf dist/", reason: "policy: r" }]);
+  });
+
+  it("decisions per second: the calls over the wall time the gate took to decide them; 0 when none was measured", () => {
+    const calls = decidedCalls([{ file: "/h/s.jsonl", format: "claude-code", calls: [{ index: 1, name: "Bash", status: "ok", mapped: [bash("ls")] }] }]).calls;
+    expect(gateHistory("g", calls, [decision("allow")], 2, 0.5).decisions_per_s).toBe(2000);
+    expect(gateHistory("g", calls, [decision("allow")], 2).decisions_per_s).toBe(0);
+    const text = formatHistoryReport({
+      files: 1,
+      sessions: [{ file: "/h/s.jsonl", format: "claude-code", calls: 1 }],
+      skipped: [],
+      recorded_calls: 1,
+      unmappable: [],
+      decided_calls: 1,
+      world_note: "empty",
+      gates: [gateHistory("shell-ast", calls, [decision("allow")], 2, 0.25)],
+      wall_ms: 10,
+    });
+    expect(text).toMatch(/gate\s+calls\s+asked\s+denied\s+friction\/100 calls\s+wrong blocks\s+decisions\/s/);
+    expect(text).toMatch(/shell-ast\s+1\s+0\s+0\s+0\.0\s+0\s+4000/);
   });
 });
