@@ -43,6 +43,10 @@ export function checkPersonasExist(selectors: readonly AgentSelector[], tasks: r
       const known = [...new Set(tasks.flatMap((t) => t.personas.map((p) => p.name)))].sort();
       throw new InputError("--agents", `scripted:${s.persona}`, `a persona of the selected tasks (${known.join(", ")})`);
     }
+    if (s.kind === "claude-code" && s.agent && !tasks.some((t) => expandSelector(s, t).length > 0)) {
+      const known = [...new Set(tasks.flatMap((t) => t.personas.map((p) => p.name)))].sort();
+      throw new InputError("--agents", `claude-code:${s.agent}`, `reference or a persona of the selected tasks (${known.join(", ")})`);
+    }
   }
 }
 

@@ -109,6 +109,7 @@ const REFUSALS: readonly RegExp[] = [
   // a call that needs approval nobody can give headless
   /\bneeds approval\b/,
   /\brequires (?:explicit )?approval\b/,
+  /\bcannot be auto-allowed\b/,
   /^Claude requested permissions? to .*but you haven't granted it yet/s,
   // a deny rule, the built-in safety check, the user's no
   /^Permission to use \S+ .*has been denied/s,
