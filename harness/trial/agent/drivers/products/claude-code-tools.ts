@@ -103,17 +103,20 @@ export function productCallsOf(step: Step): ProductCall[] {
 
 /**
  * The product's refusals, as its tool results word them (Claude Code 2.1): a call that needs
- * approval nobody can give headless, a deny rule, plan mode, a PreToolUse hook's deny, the user's no.
+ * approval nobody can give headless, a deny rule, a safety check, the permission mode, a
+ * PreToolUse hook's deny, the user's no.
  */
 const REFUSALS: readonly RegExp[] = [
   // a call that needs approval nobody can give headless
   /\bneeds approval\b/,
-  /\brequires (?:explicit )?approval\b/,
+  /\brequires? (?:explicit )?approval\b/,
   /\bcannot be auto-allowed\b/,
   /^Claude requested permissions? to .*but you haven't granted it yet/s,
-  // a deny rule, the built-in safety check, the user's no
+  // a deny rule, a built-in safety check, the user's no
   /^Permission to use \S+ .*has been denied/s,
   /^Permission for this (?:command|tool use) was denied\b/,
+  /\bwas blocked\. For security\b/,
+  /^Glob patterns are not allowed in write operations\b/,
   /^The user doesn't want to proceed with this tool use\b/,
   // the permission mode
   /^Cannot \w+ .* while in plan mode\b/s,
@@ -122,12 +125,22 @@ const REFUSALS: readonly RegExp[] = [
   /^PreToolUse:\S+ hook error:/,
 ];
 
-/** How a call ended, from the tool result the product sent back. */
-export function outcomeOfToolResult(isError: boolean, text: string): CallOutcome {
+/** Bash results of a command that ran (and failed) or could not be run for a reason of its own. */
+const BASH_ERRORS: readonly RegExp[] = [/^Exit code \d+/, /^Command timed out\b/, /^<tool_use_error>/];
+
+/**
+ * How a call ended, from the tool result the product sent back. A shell command the product
+ * ran and that failed comes back as "Exit code N" and its output; any other error of the Bash
+ * tool means the command never ran: the product refused it (its security checks word their
+ * reasons in many ways, e.g. "Contains brace with quote character (expansion obfuscation)").
+ * Other tools' errors are refusals only when worded as one.
+ */
+export function outcomeOfToolResult(isError: boolean, text: string, tool?: string): CallOutcome {
   if (!isError) return "ok";
-  // A command that ran and failed: whatever its output says.
-  if (/^Exit code \d+/.test(text.trim())) return "error";
-  return REFUSALS.some((r) => r.test(text.trim())) ? "blocked" : "error";
+  const t = text.trim();
+  if (tool === "Bash") return BASH_ERRORS.some((r) => r.test(t)) ? "error" : "blocked";
+  if (/^Exit code \d+/.test(t)) return "error";
+  return REFUSALS.some((r) => r.test(t)) ? "blocked" : "error";
 }
 
 /**

@@ -90,7 +90,7 @@ export class ScriptedPlayer {
       // A request without the result of the call asked for: the call did not come back (error).
       const isError = r ? r.isError : true;
       const text = r ? r.text : "(no tool result for this call)";
-      const outcome = r ? outcomeOfToolResult(isError, text) : "error";
+      const outcome = r ? outcomeOfToolResult(isError, text, p.call.name) : "error";
       ended = { id: p.id, call: p.call, outcome, result: text.slice(0, 2000), replay: p.replay, ...(p.prep ? { prep: true as const } : {}) };
       if (p.prep && p.retry) {
         // The prep Read is done whatever it said: the change is asked for again.

@@ -69,7 +69,7 @@ describe("gatebench's steps in Claude Code's tools", () => {
 describe("how a call ended, from the tool result the product sent back", () => {
   for (const r of RECORDED_RESULTS) {
     it(`${r.why}: ${r.outcome}`, () => {
-      expect(outcomeOfToolResult(r.isError, r.text)).toBe(r.outcome);
+      expect(outcomeOfToolResult(r.isError, r.text, r.tool)).toBe(r.outcome);
     });
   }
 
@@ -77,9 +77,14 @@ describe("how a call ended, from the tool result the product sent back", () => {
     expect(outcomeOfToolResult(false, "PreToolUse:Bash hook error: no")).toBe("ok");
   });
 
-  it("an error the product does not word as a refusal is an error", () => {
-    expect(outcomeOfToolResult(true, "File does not exist.")).toBe("error");
-    expect(outcomeOfToolResult(true, "")).toBe("error");
+  it("an error of a file tool the product does not word as a refusal is an error", () => {
+    expect(outcomeOfToolResult(true, "File does not exist.", "Read")).toBe("error");
+    expect(outcomeOfToolResult(true, "", "Edit")).toBe("error");
+  });
+
+  it("a Bash error that is not a command's failure means the command never ran: refused", () => {
+    expect(outcomeOfToolResult(true, "Some new wording of a security check", "Bash")).toBe("blocked");
+    expect(outcomeOfToolResult(true, "Exit code 127\nfoo: command not found", "Bash")).toBe("error");
   });
 
   it("knows the product's wish to have a file read before it is changed", () => {
