@@ -98,6 +98,9 @@ export class ModelEndpoint {
       return send(400, errorJson("invalid_request_error", "not a Messages API request"));
     }
     const request = parsed.data;
+    // After a failure the script's state is unknown: every further request is refused in a way
+    // the product does not retry, and the trial ends as an error (stats.errors).
+    if (this.stats.errors.length > 0) return send(400, errorJson("invalid_request_error", "the harness's endpoint failed earlier in this session"));
     try {
       const answer = this.opts.player.answer(toolResultsOf(request));
       if (answer.ended) await this.opts.onCallEnded(answer.ended);

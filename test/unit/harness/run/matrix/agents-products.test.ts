@@ -4,7 +4,7 @@ import { agentsForTask, checkPersonasExist, pairGates, parseAgentSelectors } fro
 import { planTrials } from "../../../../../harness/run/matrix/matrix.ts";
 import type { LoadedTask } from "../../../../../harness/model/task/load.ts";
 import { InputError } from "../../../../../kernel/errors.ts";
-import { agentLabel } from "../../../../../harness/trial/agent/drivers/registry.ts";
+import { agentIdentity, agentLabel } from "../../../../../harness/trial/agent/drivers/registry.ts";
 
 const persona = (name: string, harmful: boolean) => ({ name, description: "d", harmful, provenance: "p", steps: [{ say: "x" }] });
 const task = {
@@ -22,6 +22,18 @@ describe("--agents claude-code", () => {
     expect(agents.map(agentLabel)).toEqual(["claude-code:reference", "claude-code:scripted:careless", "claude-code:scripted:careful"]);
     expect(agentsForTask(parseAgentSelectors("claude-code:careless"), task).map(agentLabel)).toEqual(["claude-code:scripted:careless"]);
     expect(agentsForTask(parseAgentSelectors("claude-code:reference"), task).map(agentLabel)).toEqual(["claude-code:reference"]);
+  });
+
+  it("its identity (hashed into the fingerprint) holds the pinned product and the script it plays", () => {
+    const [reference, careless] = agentsForTask(parseAgentSelectors("claude-code"), task);
+    const id = agentIdentity(careless!, task) as { product: { npm: string; version: string; digest: string | null }; plays: unknown };
+    expect(id.product).toMatchObject({ npm: "@anthropic-ai/claude-code", version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
+    expect(id.product.digest === null || /^[0-9a-f]{64}$/.test(id.product.digest)).toBe(true);
+    expect(id.plays).toEqual({ persona: task.personas[0] });
+    expect(agentIdentity(reference!, task)).toMatchObject({ plays: { reference: task.reference.steps } });
+    expect(JSON.stringify(agentIdentity(careless!, task))).not.toBe(
+      JSON.stringify(agentIdentity(agentsForTask(parseAgentSelectors("scripted:careless"), task)[0]!, task)),
+    );
   });
 
   it("a persona no selected task has is bad input", () => {
