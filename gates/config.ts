@@ -49,6 +49,19 @@ const GateConfigSchema = z.strictObject({
    * default sandbox), like Codex's on-request escalation; unapproved calls stay confined.
    */
   os_escalate_approved: z.boolean().optional(),
+  /**
+   * The gate is an agent product's own permission system (docs/products.md): the product, its
+   * permission mode and its settings content (permissions allow/ask/deny, hooks), given to the
+   * product as it runs in the trial's sandbox. Such a configuration has no layers of gatebench's,
+   * and runs only with the product's agents.
+   */
+  product: z
+    .strictObject({
+      name: z.enum(["claude-code"]),
+      permission_mode: z.enum(["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"]).default("default"),
+      settings: z.record(z.string(), z.unknown()).default({}),
+    })
+    .optional(),
   layers: z
     .array(
       z.strictObject({
@@ -85,6 +98,8 @@ export interface GateConfig {
   layerKinds: string[];
   /** Identifies the policy in approval records: the config name plus a digest of its file. */
   policyVersion: string;
+  /** An agent product's own settings as the gate (runs only with that product's agents). */
+  product?: { name: string; permissionMode: string; settings: Readonly<Record<string, unknown>> };
 }
 
 const SPELLED_LAYER = /^(claude-hook|pi-extension):([\s\S]*)$/;
@@ -110,6 +125,12 @@ function buildLayer(gate: string, options: Record<string, unknown>, where: strin
 /** A configuration file: `where` names it in errors; relative paths in its layers are resolved against `baseDir`. */
 function loadConfigFile(file: string, opts: { name: string; where: string; source: string; spec: string; baseDir: string }): GateConfig {
   const raw = readYamlFile(file, GateConfigSchema);
+  if (raw.product && (raw.layers.length > 0 || raw.project_trust || raw.os_profile !== "default"))
+    throw new InputError(
+      opts.where,
+      "product",
+      "a product configuration without layers, project_trust or os_profile (the product's own settings are the gate)",
+    );
   const built = raw.layers.map((l, i) => buildLayer(l.gate, l.with, `${opts.where} (layers.${i})`, "layers.gate", { baseDir: opts.baseDir }));
   return {
     name: opts.name,
@@ -123,6 +144,7 @@ function loadConfigFile(file: string, opts: { name: string; where: string; sourc
     layers: built.map((b) => b.layer),
     layerKinds: built.map((b) => b.kind),
     policyVersion: `${opts.name}@${digestFile(file)}`,
+    ...(raw.product ? { product: { name: raw.product.name, permissionMode: raw.product.permission_mode, settings: raw.product.settings } } : {}),
   };
 }
 

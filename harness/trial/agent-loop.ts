@@ -18,6 +18,7 @@ import { toolError } from "./agent/tool-error.ts";
 import { TOOL_DEFINITIONS } from "../model/tools/index.ts";
 import type { CallBook, TrialLog } from "./call-book.ts";
 import { loadProjectGatesFor } from "./project-gates.ts";
+import { runProcessAgent } from "./process-agent.ts";
 import type { AgentPhaseFacts } from "../model/record/record.ts";
 import type { TrialSpec } from "./trial-spec.ts";
 import type { TrialStates } from "./states/trial-states.ts";
@@ -91,6 +92,8 @@ export async function runAgentLoop(spec: AgentLoopSpec, states: TrialStates, boo
 
   const deadline = new AbortController();
   const driver = createDriver(spec.agent, task, { trialId: spec.trialId, gate: gate.name, approver: spec.approver, attempt: spec.attempt });
+  // An agent product runs as its own process, its own permission system deciding.
+  if (driver.process) return runProcessAgent(driver, spec, states, book, log);
   const agent = new Agent({
     initialState: { systemPrompt: SYSTEM_PROMPT, model: driver.model, tools: gatedTools(states, book, escalatesApproved(gate), deadline.signal, log) },
     streamFn: driver.streamFn,

@@ -25,6 +25,8 @@ const OS_REFUSAL = /\b(EROFS|EACCES|EPERM)\b|Read-only file system|Permission de
 
 interface CallEntry {
   call: ProposedCall;
+  /** Refused by an agent product's own rules (no gatekeeper saw it). */
+  productBlocked?: boolean;
   /** Set once the gates and the approver have decided. */
   gated?: GatedCall;
   executed: boolean;
@@ -202,6 +204,48 @@ export class CallBook {
     return undefined;
   };
 
+  /**
+   * A call an agent product made and answered itself (its own permission system is the gate):
+   * an executed one is measured by what changed since the last measured moment, a refused one
+   * is replayed in a copy of the world with `replay` (the same call in gatebench's tools).
+   */
+  async productCall(call: ProposedCall, outcome: "ok" | "blocked" | "error", replay: { tool: string; args: Readonly<Record<string, unknown>> }): Promise<void> {
+    const entry: CallEntry = { call, executed: outcome !== "blocked", osDenied: false, integrityViolation: false, replays: new Map() };
+    this.calls.set(call.id, entry);
+    this.opts.log("tool_requested", {
+      id: call.id,
+      tool: call.tool,
+      summary: summarizeCall(replay.tool, replay.args),
+      verdict: outcome === "blocked" ? "blocked" : "allowed",
+      by: "product",
+    });
+    if (outcome === "blocked") {
+      entry.productBlocked = true;
+      this.anyBlocked = true;
+      const { before, after } = await this.opts.states.measureNow();
+      this.ledger.record(this.opts.s0, before, after);
+      this.current = after;
+      const replayed = this.replayInCopy(call.id, replay.tool, replay.args);
+      entry.replays.set(digestArgs(replay.args), replayed);
+      entry.replay = replayed;
+      await replayed.catch(() => undefined);
+      return;
+    }
+    const { before, after } = await this.opts.states.measureNow();
+    entry.wrongful = callWrongful(this.opts.s0, before, after, this.opts.authorized);
+    this.ledger.record(this.opts.s0, before, after);
+    this.current = after;
+    const wrongful = entry.wrongful.deletions.length + entry.wrongful.modifications.length;
+    const changes = diffSnapshots(before, after);
+    this.opts.log("tool_executed", {
+      id: call.id,
+      outcome: outcome === "ok" ? "ok" : "error",
+      changes: changes.length,
+      changed: changes.slice(0, 10).map((c) => c.path),
+      wrongful,
+    });
+  }
+
   /** The end of the agent phase: the final snapshot joins the ledger. */
   settle(end: Snapshot): void {
     this.ledger.record(this.opts.s0, this.current, end);
@@ -212,8 +256,8 @@ export class CallBook {
   async facts(): Promise<CallFacts[]> {
     return Promise.all(
       [...this.calls.values()].map(async (c) => ({
-        blocked: c.gated?.verdict.kind === "blocked",
-        replay: c.gated?.verdict.kind === "blocked" && c.replay ? await c.replay.catch(() => undefined) : undefined,
+        blocked: c.productBlocked === true || c.gated?.verdict.kind === "blocked",
+        replay: (c.productBlocked === true || c.gated?.verdict.kind === "blocked") && c.replay ? await c.replay.catch(() => undefined) : undefined,
         executed: c.executed,
         wrongful: c.wrongful,
         osDenied: c.osDenied,

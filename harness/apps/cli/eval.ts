@@ -25,7 +25,7 @@ import { publishRun, type Published } from "../../run/report/publish.ts";
 import { Recordings } from "../../trial/agent/drivers/recordings.ts";
 import { Cassette, CassetteWriter } from "../../trial/agent/drivers/cassette.ts";
 import { preflightSelectors } from "../../trial/agent/drivers/registry.ts";
-import { type AgentSelector, checkPersonasExist, parseAgentSelectors } from "../../run/matrix/agents.ts";
+import { type AgentSelector, checkPersonasExist, pairGates, parseAgentSelectors } from "../../run/matrix/agents.ts";
 import { isErrored, type TrialRecord } from "../../model/record/record.ts";
 import { renderAgentsTerminal } from "../../run/report/agents-table.ts";
 import { planTrials, runMatrix, type ReuseStats } from "../../run/matrix/matrix.ts";
@@ -303,8 +303,9 @@ export async function evalMain(argv: string[]): Promise<number> {
   const catalog = new TaskCatalog(a["tasks-dir"] ?? []);
   const tasks = catalog.load(catalog.select(a.tasks ?? recorded?.tasks.join(",")));
   if (tasks.length === 0) throw new InputError(a["tasks-dir"]?.join(", ") ?? "tasks/", "(folder)", "at least one task");
-  const gates = selectGateConfigs(a.gates ?? recorded?.gates.join(","));
+  const gateSpec = a.gates ?? recorded?.gates.join(",");
   const parsed = parseAgentSelectors(a.agents ?? cassette?.models.join(","));
+  const gates = pairGates(selectGateConfigs(gateSpec), parsed, gateSpec !== undefined);
   checkPersonasExist(parsed, tasks);
   // --replay: every real model of --agents plays its recording.
   const selected = cassette ? replaySelectors(parsed, cassette) : parsed;

@@ -19,6 +19,9 @@ export const AGENT_LINES: Readonly<Record<string, string>> = {
   "scripted:<persona>": "one persona by name, hand-written or generated",
   mutants: "every generated evasion variant (personas/generated/); never part of scripted",
   "mutants:sample": "the first variant of each evasion family of each task, under headless only",
+  "claude-code": "the reference and every hand-written persona played through Claude Code in the sandbox, under a claude-code-* gate (docs/products.md)",
+  "claude-code:reference": "the reference alone through Claude Code",
+  "claude-code:<persona>": "one persona through Claude Code",
   "<provider>/<model>": "a real model through @mariozechner/pi-ai, its API key from the provider's variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, ...)",
 };
 

@@ -1,6 +1,14 @@
 /** `--agents` parsing: reference, nop, scripted (every persona), scripted:<name>, mutants, mutants:sample, <provider>/<model>. */
 import { InputError } from "../../../kernel/errors.ts";
-import { expandSelector, parseAgentSelector, SELECTOR_SYNTAX, type AgentSelector, type AgentSpec } from "../../trial/agent/drivers/registry.ts";
+import type { GateConfig } from "../../../gates/config.ts";
+import {
+  expandSelector,
+  parseAgentSelector,
+  SELECTOR_SYNTAX,
+  selectorProduct,
+  type AgentSelector,
+  type AgentSpec,
+} from "../../trial/agent/drivers/registry.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
 
 /**
@@ -42,5 +50,39 @@ export function checkPersonasExist(selectors: readonly AgentSelector[], tasks: r
       const known = [...new Set(tasks.flatMap((t) => t.personas.map((p) => p.name)))].sort();
       throw new InputError("--agents", `scripted:${s.persona}`, `a persona of the selected tasks (${known.join(", ")})`);
     }
+    if (s.kind === "claude-code" && s.agent && !tasks.some((t) => expandSelector(s, t).length > 0)) {
+      const known = [...new Set(tasks.flatMap((t) => t.personas.map((p) => p.name)))].sort();
+      throw new InputError("--agents", `claude-code:${s.agent}`, `reference or a persona of the selected tasks (${known.join(", ")})`);
+    }
   }
+}
+
+const productName = (p: string | undefined): string => (p ? `the ${p} product` : "gatebench's own agent loop");
+
+/**
+ * The gates a run pairs with its agents. An agent product (`--agents claude-code`) runs only under
+ * its own settings (a configuration with `product:`), gatebench's loop only under gatebench's
+ * gates. Without `--gates` (every built-in configuration), the configurations no selected agent
+ * can run under are left out; an explicit `--gates` entry no agent can run under, or an agent no
+ * entry can gate, is bad input.
+ */
+export function pairGates(gates: readonly GateConfig[], selectors: readonly AgentSelector[], explicit: boolean): GateConfig[] {
+  const products = new Set(selectors.map((s) => selectorProduct(s)));
+  if (!explicit) return gates.filter((g) => products.has(g.product?.name));
+  for (const g of gates) {
+    if (!products.has(g.product?.name)) {
+      const want = g.product ? `--agents ${g.product.name}` : "an agent of gatebench's own loop (reference, scripted, a model)";
+      throw new InputError("--gates", g.name, `a configuration the selected agents run under: it gates ${productName(g.product?.name)}, which needs ${want}`);
+    }
+  }
+  for (const s of selectors) {
+    const p = selectorProduct(s);
+    if (!gates.some((g) => g.product?.name === p))
+      throw new InputError(
+        "--agents",
+        s.kind,
+        `agents some --gates entry can gate: ${productName(p)} runs only under ${p ? `a ${p} configuration (${p}-default, ...)` : "gatebench's gates"}`,
+      );
+  }
+  return [...gates];
 }

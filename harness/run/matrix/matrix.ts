@@ -9,7 +9,7 @@ import type { AgentSpec } from "../../trial/agent/drivers/registry.ts";
 import { agentsForTask, type AgentSelector, ROBUSTNESS_APPROVER } from "./agents.ts";
 import { createHash } from "node:crypto";
 import { InputError } from "../../../kernel/errors.ts";
-import { agentDeterministic, agentSampled } from "../../trial/agent/drivers/registry.ts";
+import { agentDeterministic, agentProduct, agentSampled } from "../../trial/agent/drivers/registry.ts";
 import { changedParts, Fingerprinter } from "./fingerprint.ts";
 import type { RunOutput } from "../output/output.ts";
 import { storable, type ResultStore } from "./result-store.ts";
@@ -108,6 +108,8 @@ export function planTrials(opts: Omit<MatrixOptions, "output" | "resume" | "conc
   for (const task of opts.tasks) {
     for (const agent of agentsForTask(opts.agents, task)) {
       for (const gate of opts.gates) {
+        // An agent product runs under its own settings only; gatebench's loop under gatebench's gates.
+        if (agentProduct(agent) !== gate.product?.name) continue;
         const approvers: (ApproverName | "-")[] = needsApprover(gate) ? approversFor(agent, opts.approvers) : ["-"];
         // A real model is a sample: each trial runs once per epoch; a scripted agent once per --trials attempt.
         const attempts = agentSampled(agent) ? (opts.epochs ?? opts.trials) : opts.trials;

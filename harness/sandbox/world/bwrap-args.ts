@@ -97,6 +97,8 @@ export interface BwrapOptions {
   env?: Readonly<Record<string, string>>;
   /** Folders put in front of the fixed PATH (the agent's sandbox only: task.yaml world.path). */
   pathPrefix?: readonly string[];
+  /** Empty writable folders outside the world (an agent product's own state), each a fresh tmpfs. */
+  tmpfs?: readonly string[];
 }
 
 /** The PATH every sandbox starts with. */
@@ -189,6 +191,11 @@ export function buildBwrapArgs(opts: BwrapOptions): string[] {
   }
   if (opts.helperDir) args.push("--ro-bind", opts.helperDir, HELPER_MOUNT);
   for (const b of opts.readOnlyBinds ?? []) args.push("--ro-bind", b.hostPath, b.sandboxPath);
+  for (const t of opts.tmpfs ?? []) {
+    if (!path.posix.isAbsolute(t) || path.posix.normalize(t) !== t || !isUnder(t, HELPER_MOUNT) || t === HELPER_MOUNT)
+      throw new Error(`tmpfs folders must lie under ${HELPER_MOUNT}/, got ${JSON.stringify(t)}`);
+    args.push("--perms", "0700", "--tmpfs", t);
+  }
   args.push(
     "--unshare-all",
     "--die-with-parent",

@@ -133,6 +133,24 @@ export interface TrialWorld extends World {
     stdin: string,
     opts?: { timeoutMs?: number; readOnlyBinds?: readonly GateProcessBind[] },
   ): Promise<GateProcessOutput & { durationMs: number }>;
+  /**
+   * An agent that is a program of its own (an agent product) as the agent's process: the world
+   * writable under the agent's OS profile, PATH and resource limits (but memory: a product's
+   * runtime reserves more address space than it uses), as the world's sandbox user, host folders
+   * bound read-only (each readable by every user) with gatebench's node_modules at
+   * /opt/gatebench/node_modules, and empty private tmpfs folders for the program's own state. Runs to its end, its time limit or the trial's.
+   */
+  runAgentProcess(argv: string[], opts: AgentProcessOptions): Promise<ExecResult>;
+}
+
+export interface AgentProcessOptions {
+  timeoutMs: number;
+  /** Host folders, readable by every user, bound read-only under /opt/gatebench/. */
+  readOnlyBinds: readonly { hostPath: string; sandboxPath: string }[];
+  /** Writable private folders under /opt/gatebench/, empty at the start. */
+  tmpfs: readonly string[];
+  env: Readonly<Record<string, string>>;
+  maxOutputBytes?: number;
 }
 
 /**
@@ -354,6 +372,40 @@ class BwrapWorld implements TrialWorld {
       identity: this.trial.identity,
     });
     return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, timedOut: r.timedOut, durationMs: r.durationMs };
+  }
+
+  async runAgentProcess(argv: string[], opts: AgentProcessOptions): Promise<ExecResult> {
+    const f = this.failure();
+    if (f) throw f;
+    for (const b of opts.readOnlyBinds) {
+      if (!this.trial.identity || readableByAnyone(b.hostPath)) continue;
+      throw new WorldError("bad_bind", `${b.hostPath} must be readable by every user to be bound into the sandbox`);
+    }
+    const profile = (this.agentProfile ??= resolveProfile(normaliseProfile(this.options.profile), this.trial.mounts.home, this.trial));
+    const command = [
+      "/usr/bin/prlimit",
+      ...prlimitArgv(this.limits, [])
+        .slice(1)
+        .filter((a) => !a.startsWith("--as=")),
+      ...argv,
+    ];
+    const argvBwrap = buildBwrapArgs({
+      mounts: this.trial.mounts,
+      host: host(),
+      // gatebench's dependencies, as in gate processes: a hook shipped as an npm package (cc-safety-net) runs from there.
+      readOnlyBinds: [{ hostPath: REPO_NODE_MODULES, sandboxPath: GATE_NODE_MODULES_MOUNT }, ...opts.readOnlyBinds],
+      tmpfs: opts.tmpfs,
+      profile,
+      env: opts.env,
+      ...(this.options.path?.length ? { pathPrefix: this.options.path } : {}),
+      command,
+    });
+    const running = runBwrap(argvBwrap, {
+      timeoutMs: Math.min(opts.timeoutMs, this.limits.trialTimeoutMs),
+      maxOutputBytes: opts.maxOutputBytes ?? this.limits.maxOutputBytes,
+      identity: this.trial.identity,
+    });
+    return running;
   }
 
   /**

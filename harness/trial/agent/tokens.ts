@@ -193,8 +193,13 @@ export class TokenMeter {
 
   /** Record one turn: the request that would be sent and the assistant message produced. */
   recordTurn(context: Context, reply: Message): { input: number; output: number; cached: number } {
-    const input = countTokens(serializeRequest(context));
-    const output = countTokens(JSON.stringify(serializeMessage(reply)));
+    return this.recordSerialized(serializeRequest(context), JSON.stringify(serializeMessage(reply)));
+  }
+
+  /** Record one turn from the request's and the reply's text as sent (an agent product's requests). */
+  recordSerialized(request: string, reply: string): { input: number; output: number; cached: number } {
+    const input = countTokens(request);
+    const output = countTokens(reply);
     const cached = Math.min(this.previousInput, input);
     this.previousInput = input + output;
     this.tally.input += input;

@@ -12,8 +12,8 @@ import type { SandboxProfile } from "../../../kernel/sandbox-profile.ts";
 import { digestArgs } from "../agent/gatekeeper.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
 import { createTools } from "../../model/tools/index.ts";
-import type { Snapshot } from "../../sandbox/world/types.ts";
-import { cloneWorld, type CreateWorldOptions, type HiddenTestResult, type TrialWorld } from "../../sandbox/world/world.ts";
+import type { ExecResult, Snapshot } from "../../sandbox/world/types.ts";
+import { cloneWorld, type AgentProcessOptions, type CreateWorldOptions, type HiddenTestResult, type TrialWorld } from "../../sandbox/world/world.ts";
 import type { TrialLog } from "../../model/record/trial-log.ts";
 import { prepareWorld, type TrialWorlds } from "./prepare-world.ts";
 import type { WorldTemplates } from "./world-templates.ts";
@@ -266,6 +266,24 @@ export class TrialStates {
     }
     if (node.replays.has(key)) stats.replays_remembered += 1;
     return remember(node.replays, key, () => replay(() => node.view(undefined)));
+  }
+
+  /** An agent product as the agent's process in the trial's own world (world.ts runAgentProcess). */
+  async runAgentProcess(argv: string[], opts: AgentProcessOptions): Promise<ExecResult> {
+    const live = await this.ensureLive();
+    return live.worlds.world.runAgentProcess(argv, opts);
+  }
+
+  /**
+   * The trial's own world now, against the snapshot of its last measured moment: what changed
+   * since (an agent product's call, measured while the product waits for its model).
+   */
+  async measureNow(): Promise<{ before: Snapshot; after: Snapshot }> {
+    const live = await this.ensureLive();
+    const before = live.current;
+    const after = await live.worlds.world.snapshot(before);
+    live.current = after;
+    return { before, after };
   }
 
   /** Phase final_snapshot: S0 of the trial's lineage and the world at the end. */

@@ -7,6 +7,7 @@
  */
 import type { LoadedTask } from "../../../model/task/load.ts";
 import { cassetteDriver } from "./cassette.ts";
+import { claudeCodeDriver } from "./claude-code.ts";
 import { modelDriver } from "./model.ts";
 import { nopDriver, referenceDriver, scriptedDriver } from "./scripted.ts";
 import type { Driver, DriverSpec, PreflightResult, TrialContext } from "./types.ts";
@@ -14,7 +15,7 @@ import type { Driver, DriverSpec, PreflightResult, TrialContext } from "./types.
 export type { Driver, DriverSpec, PreflightResult, TokenMeter, TrialContext } from "./types.ts";
 
 /** Tried in order when parsing a selector (the cassette replay is never parsed: eval --replay makes it). */
-export const DRIVERS = [nopDriver, referenceDriver, scriptedDriver, modelDriver, cassetteDriver] as const;
+export const DRIVERS = [nopDriver, referenceDriver, scriptedDriver, modelDriver, cassetteDriver, claudeCodeDriver] as const;
 
 type Entry = (typeof DRIVERS)[number];
 type SelectorOf<D> = D extends DriverSpec<infer S, any> ? S : never;
@@ -69,4 +70,7 @@ export async function preflightSelectors(selectors: readonly AgentSelector[], en
   }
   return { problems, notices };
 }
+/** The agent product a selector's agents run (undefined: gatebench's own loop); gates/config.ts `product` must name the same. */
+export const selectorProduct = (sel: AgentSelector): string | undefined => DRIVERS.find((d) => d.selectorKind === sel.kind)?.product;
+export const agentProduct = (agent: AgentSpec): string | undefined => entryOf(agent).product;
 export const agentIdentity = (agent: AgentSpec, task: LoadedTask): unknown => entryOf(agent).identity(agent, task);

@@ -31,8 +31,64 @@ export interface Divergence {
   detail: string;
 }
 
+/**
+ * What an agent product running as its own process gets from the trial (trial/process-agent.ts
+ * implements it): a way to run in the trial's world as the agent, and a way to report each call
+ * the product made and how it ended, so the harness measures it while the product waits.
+ */
+export interface ProcessAgentContext {
+  instruction: string;
+  /** The agent's time limit, in milliseconds. */
+  timeoutMs: number;
+  /** The trial's gate configuration's product settings (the product's own gate). */
+  settings: ProductGateSettings;
+  runInWorld(
+    argv: string[],
+    opts: {
+      timeoutMs: number;
+      readOnlyBinds: readonly { hostPath: string; sandboxPath: string }[];
+      tmpfs: readonly string[];
+      env: Readonly<Record<string, string>>;
+    },
+  ): Promise<{ exitCode: number | null; stdout: string; stderr: string; timedOut: boolean }>;
+  /** A call the product made ended: `replay` is the same call in gatebench's tools (a refused call is replayed with it). */
+  callEnded(
+    call: { id: string; tool: string; args: Record<string, unknown> },
+    outcome: "ok" | "blocked" | "error",
+    replay: { tool: string; args: Record<string, unknown> },
+  ): Promise<void>;
+  /** A turn (one request of the product) was answered. */
+  turn(): void;
+  log(type: string, fields?: Record<string, unknown>): void;
+}
+
+/** The product's own gate, as a gate configuration gives it (gates/config.ts `product`). */
+export interface ProductGateSettings {
+  name: string;
+  permissionMode: string;
+  settings: Readonly<Record<string, unknown>>;
+}
+
+export interface ProcessAgentResult {
+  timedOut: boolean;
+  /** Tokens of the requests the product sent and the answers it got. */
+  tokens: TokenTally;
+  /** The product failed in a way that says nothing about the gate (it crashed, its endpoint failed). */
+  error?: string | undefined;
+}
+
+/** An agent that is a program of its own, run in the trial's world instead of pi-agent-core's loop. */
+export interface ProcessAgent {
+  run(ctx: ProcessAgentContext): Promise<ProcessAgentResult>;
+}
+
 export interface Driver {
   readonly name: string;
+  /**
+   * Set for an agent product: the agent phase runs it as its own process (the product's own
+   * permission system is the gate); `model` and `streamFn` are then not used.
+   */
+  readonly process?: ProcessAgent;
   readonly model: Model<any>;
   readonly streamFn: StreamFn;
   readonly meter: TokenMeter;
@@ -84,6 +140,12 @@ export interface DriverSpec<Sel extends { kind: string }, Spec extends { kind: s
   create(spec: Spec, task: LoadedTask, trial: TrialContext): Driver;
   /** Everything that decides what this agent does, as a JSON-like value (hashed into a trial's fingerprint). */
   identity(spec: Spec, task: LoadedTask): unknown;
+  /**
+   * The agent product this kind runs, whose own settings are the gate (a product gate
+   * configuration names the same product); absent: gatebench's own loop, whose gates are
+   * gatebench's. A trial pairs them only when they agree.
+   */
+  readonly product?: string;
   /** Checks before any trial: is the provider known, the model known, the key present, the server reachable? */
   preflight?(selector: Sel, env: NodeJS.ProcessEnv): Promise<PreflightResult>;
 }

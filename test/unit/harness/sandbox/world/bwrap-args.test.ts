@@ -130,3 +130,17 @@ describe("buildBwrapArgs", () => {
     for (const good of ["/srv/app2", "/mnt/photos", "/var/www"]) expect(() => checkMountPoint(good)).not.toThrow();
   });
 });
+
+describe("buildBwrapArgs: an agent product's private folders", () => {
+  it("mounts each as a fresh tmpfs only its owner can enter, before the root is made read-only", () => {
+    const argv = buildBwrapArgs(opts({ tmpfs: ["/opt/gatebench/product-state"] }));
+    const at = argv.indexOf("/opt/gatebench/product-state");
+    expect(argv.slice(at - 3, at + 1)).toEqual(["--perms", "0700", "--tmpfs", "/opt/gatebench/product-state"]);
+    expect(at).toBeLessThan(argv.indexOf("--remount-ro"));
+  });
+
+  it("refuses one outside /opt/gatebench/ or not normalised (it could hide a world folder)", () => {
+    for (const t of ["/workspace/x", "/home/user", "/opt/gatebench", "/opt/gatebench/../workspace", "relative"])
+      expect(() => buildBwrapArgs(opts({ tmpfs: [t] })), t).toThrow(/tmpfs/);
+  });
+});
