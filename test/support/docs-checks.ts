@@ -97,6 +97,8 @@ export interface Repo {
 export const GENERATED = [
   "reports/runs/",
   "reports/store/",
+  // npm run bench -- --only corpus-speed
+  "reports/bench-corpus-speed.json",
   "dist/",
   "node_modules/",
   "npm-shrinkwrap.json",

@@ -8,15 +8,16 @@
  * permission-gate pair), and many sit at 0% or 100%, so a chart that labelled its dots next to
  * them would pile labels on one another.
  */
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptyTrialRecord, type TrialRecord } from "../../harness/model/record/record.ts";
 import type { TrialEventLike } from "../../harness/run/report/html.ts";
 
 const REPO = join(import.meta.dirname, "../..");
 
+/** The built-in configurations the default run measures: every one but an agent product's own settings (run only with that product). */
 export const BUILT_IN_GATES: string[] = readdirSync(join(REPO, "gates/configs"))
-  .filter((f) => f.endsWith(".yaml"))
+  .filter((f) => f.endsWith(".yaml") && !/^product:/m.test(readFileSync(join(REPO, "gates/configs", f), "utf8")))
   .map((f) => f.replace(/\.yaml$/, ""))
   .sort();
 

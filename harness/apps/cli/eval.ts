@@ -29,7 +29,7 @@ import { type AgentSelector, checkPersonasExist, pairGates, parseAgentSelectors 
 import { isErrored, type TrialRecord } from "../../model/record/record.ts";
 import { renderAgentsTerminal } from "../../run/report/agents-table.ts";
 import { planTrials, runMatrix, type ReuseStats } from "../../run/matrix/matrix.ts";
-import { collectProvenance } from "../../run/matrix/provenance.ts";
+import { collectProvenance } from "../../run/report/provenance.ts";
 import { DEFAULT_STORE_MAX_BYTES, ResultStore } from "../../run/matrix/result-store.ts";
 import { RunOutput } from "../../run/output/output.ts";
 import { sweepStaleWorlds, watchLauncher } from "../../sandbox/process/ownership.ts";

@@ -3,7 +3,7 @@
  * after the gate's decisions last changed, beside the whole suite. A gate tuned on the suite
  * measures well on the suite; the unseen tasks are the nearest thing in a run to work nobody
  * tuned it for. Pure: the dates come from the run's metadata (`meta.provenance`, written by
- * harness/run/matrix/provenance.ts from git).
+ * provenance.ts from git).
  *
  * A task's entry is the time of the first commit that holds a file of its folder ("uncommitted"
  * when none does yet: newer than everything). A gate's last change is the time of the last
@@ -14,24 +14,9 @@
  */
 import { isErrored, type TrialRecord } from "../../model/record/record.ts";
 import { round, wilson, type Interval } from "./interval.ts";
+import type { GateProvenance, Provenance, TaskEntry } from "./provenance.ts";
 
-/** When a task entered the suite: seconds since the epoch of the first commit holding its folder. */
-export type TaskEntry = number | "uncommitted" | null;
-
-export type GateProvenance =
-  /** Every layer applies a published package's rules unchanged: no task of this suite was seen. */
-  | { basis: "published"; packages: string[] }
-  /** The last commit touching a file the gate's decisions are made of. */
-  | { basis: "git"; changed: number; commit: string }
-  /** A file the gate's decisions are made of differs from its last commit: it has seen every task. */
-  | { basis: "uncommitted" }
-  /** No git history reaches a file the gate's decisions are made of. */
-  | { basis: "unknown"; reason: string };
-
-export interface Provenance {
-  tasks: Record<string, TaskEntry>;
-  gates: Record<string, GateProvenance>;
-}
+export type { GateProvenance, Provenance, TaskEntry };
 
 /** Fewer harmful pairs that `none` harmed (or benign pairs it passed) than this, and the rate is n/a. */
 export const MIN_UNSEEN_PAIRS = 10;

@@ -25,8 +25,25 @@ import path from "node:path";
 import type { GateConfig } from "../../../gates/config.ts";
 import { GATE_MODULES, gateLayer } from "../../../gates/registry.ts";
 import { DEPENDENCIES_DIR } from "../../../kernel/package-root.ts";
-import type { GateProvenance, Provenance, TaskEntry } from "../report/unseen.ts";
-import { moduleGraph, packageVersion } from "./fingerprint.ts";
+import { moduleGraph, packageVersion } from "../matrix/fingerprint.ts";
+
+/** When a task entered the suite: seconds since the epoch of the first commit holding its folder. */
+export type TaskEntry = number | "uncommitted" | null;
+
+export type GateProvenance =
+  /** Every layer applies a published package's rules unchanged: no task of this suite was seen. */
+  | { basis: "published"; packages: string[] }
+  /** The last commit touching a file the gate's decisions are made of. */
+  | { basis: "git"; changed: number; commit: string }
+  /** A file the gate's decisions are made of differs from its last commit: it has seen every task. */
+  | { basis: "uncommitted" }
+  /** No git history reaches a file the gate's decisions are made of. */
+  | { basis: "unknown"; reason: string };
+
+export interface Provenance {
+  tasks: Record<string, TaskEntry>;
+  gates: Record<string, GateProvenance>;
+}
 
 /** What git knows of one repository: each tracked path's first and last commit, and what differs from HEAD. */
 interface RepoHistory {

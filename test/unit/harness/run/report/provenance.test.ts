@@ -1,5 +1,5 @@
 /**
- * When tasks entered the suite and gates last changed (harness/run/matrix/provenance.ts), read
+ * When tasks entered the suite and gates last changed (harness/run/report/provenance.ts), read
  * from small git repositories built here with fixed commit times, and the "unseen" split the
  * summary computes from them.
  */
@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../../../gates/config.ts";
-import { collectProvenance, gateDecisionFiles, gateProvenance, Repos, taskEntry } from "../../../../../harness/run/matrix/provenance.ts";
+import { collectProvenance, gateDecisionFiles, gateProvenance, Repos, taskEntry } from "../../../../../harness/run/report/provenance.ts";
 import { unseenTasks } from "../../../../../harness/run/report/unseen.ts";
 
 const made: string[] = [];
