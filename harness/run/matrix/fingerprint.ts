@@ -12,7 +12,7 @@
  *   /etc), a JavaScript or TypeScript one (a hook script, a Pi extension) with every file it
  *   imports and every package as found from the importing file (gatebench's own by version, any
  *   other by its files and those of its dependencies) and its package's manifests and lockfile,
- *   any other with the folder bound with it; an npm hook's package version;
+ *   any other with the files beside it in the folder bound with it; an npm hook's package version;
  * - approver: the simulated user's name, its settings and its seed rule;
  * - harness: every file under harness/ and kernel/, the gate stack's shared modules, the
  *   lockfile, the Node version, bubblewrap's version and the OS release;
@@ -20,8 +20,8 @@
  *
  * `trial` hashes them all. What is not seen: host programs other than node, bwrap and those a
  * hook names changing under the same OS release (run with --no-store after a system upgrade),
- * what a program that is not JavaScript loads from outside its folder (a Python package of the
- * system), and files a gate's code reads at run time without importing them (none of the
+ * what a program that is not JavaScript loads from a subfolder of its folder or from outside it
+ * (a Python package of the system), and files a gate's code reads at run time without importing them (none of the
  * built-in gates does).
  */
 import { spawnSync } from "node:child_process";
@@ -173,6 +173,17 @@ function findPackageDir(name: string, fromDir: string): string | undefined {
   }
 }
 
+/** The regular files directly in `dir`. */
+function filesBeside(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => path.join(dir, e.name));
+  } catch {
+    return [];
+  }
+}
+
 /** Every file under `dir` but those in node_modules and .git folders. */
 const ownFiles = (dir: string) =>
   filesUnder(
@@ -250,7 +261,9 @@ function programPart(file: string): unknown {
 /**
  * A file a layer runs or loads, wherever it lives: a JavaScript or TypeScript program with what
  * it imports; any other (a program found on PATH, a shell or Python script) by its bytes and,
- * when it came with a folder (`folders`: a script's own folder, bound with it), that folder's files.
+ * when it came with its folder (`folders`), the files beside it (the modules a script sources or
+ * imports from its folder). Not the folder's subfolders: run folders and stores are often kept
+ * beside a configuration, and would make every fingerprint new.
  */
 function sourcePart(file: string, folders: readonly string[]): unknown {
   if (JS_SOURCE.test(file)) {
@@ -261,7 +274,7 @@ function sourcePart(file: string, folders: readonly string[]): unknown {
     }
   }
   const folder = folders.find((d) => file.startsWith(`${d}${path.sep}`));
-  return folder ? { file: hashFiles([file]), folder: hashFiles(ownFiles(folder)) } : hashFiles([file]);
+  return folder ? { file: hashFiles([file]), beside: hashFiles(filesBeside(folder)) } : hashFiles([file]);
 }
 
 /** A configuration, the code of its layers and what they run. */
