@@ -160,6 +160,12 @@ export interface Gate {
    * none; a layer with problems is bad input, never a gate that blocks every call.
    */
   preflight?(env: EnvView): Promise<string[]>;
+  /**
+   * Work the layer does once per trial before the agent's first call, outside every call's time
+   * limit (starting its process in the trial's sandbox and loading what it runs), so that how
+   * long that takes never decides a call. Never rejects: a failure shows in the decisions.
+   */
+  prepare?(env: EnvView): Promise<void>;
 }
 
 /**

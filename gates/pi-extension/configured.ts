@@ -9,7 +9,8 @@
  *
  * The file comes with its package (or its own folder: ../host-files.ts, bundleRootOf), bound
  * read-only under /opt/gatebench/hooks/config/, so the modules and npm dependencies it imports
- * load as they do on the host. One process per trial world, started at the trial's first call;
+ * load as they do on the host. One process per trial world, started and loaded before the
+ * agent's first call (prepare: how long loading takes never counts against a call's time limit);
  * it ends with the world. `preflight` loads it once in a scratch world before a run: a file that
  * does not load is bad input there, not a gate that blocks every call.
  *
@@ -61,18 +62,27 @@ export function createConfiguredExtensionGate(name: string, file: string, shown:
   const start = (env: EnvView): SandboxedExtensionsGate =>
     createSandboxedExtensionsGate(name, env, makeSandboxedHostDir(), [{ load: ext.load, name: shown }], { binds: [ext.bind], what: "The extension" });
 
+  /** The trial's extension process: started by prepare() before the agent's first call, or by that call. */
+  const inWorld = (env: EnvView): SandboxedExtensionsGate => {
+    let gate = perWorld.get(env);
+    if (!gate) {
+      gate = start(env);
+      perWorld.set(env, gate);
+    }
+    return gate;
+  };
+
   return {
     name,
     sources: { files: [file], packages: [], ...(ext.folder ? { folders: [ext.folder] } : {}) },
     integrityViolations: violations,
     // Nothing loads in the harness process: the errors are known once a world has loaded it (preflight).
     load: async () => [],
+    async prepare(env: EnvView): Promise<void> {
+      await inWorld(env).load();
+    },
     async decide(call: ProposedCall, ctx: GateContext): Promise<Decision> {
-      let gate = perWorld.get(ctx.env);
-      if (!gate) {
-        gate = start(ctx.env);
-        perWorld.set(ctx.env, gate);
-      }
+      const gate = inWorld(ctx.env);
       const errors = await gate.load();
       // An explicitly configured gate must not silently vanish: a file that did not load blocks.
       if (errors.length > 0) return { kind: "deny", code: "extension_load_error", reason: errors.join("; ") };
