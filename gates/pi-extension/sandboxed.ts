@@ -75,6 +75,7 @@ export function createSandboxedExtensionsGate(
   const callTimeoutMs = opts.callTimeoutMs ?? CALL_TIMEOUT_MS;
   /** How block reasons name what failed. */
   const what = opts.what ?? "Project extensions";
+  const are = opts.what === undefined ? "are" : "is";
   const violations: IntegrityViolation[] = [];
   const loaded: string[] = [];
   let socket: net.Socket | undefined;
@@ -245,7 +246,7 @@ export function createSandboxedExtensionsGate(
       return {
         kind: "deny",
         code: "extension_error",
-        reason: `${what} ${what === "Project extensions" ? "are" : "is"} unavailable, blocking execution: ${dead}`,
+        reason: `${what} ${are} unavailable, blocking execution: ${dead}`,
       };
     if (loaded.length === 0) return { kind: "allow" };
     const n = ++nextCall;
