@@ -32,7 +32,10 @@ export function listGateConfigNames(dir = CONFIGS_DIR): string[] {
 export const GATE_ENTRY_FORMS: readonly { form: string; what: string }[] = [
   { form: "<name>", what: "a built-in configuration (listed below)" },
   { form: "claude-hook:<command>", what: "any Claude Code PreToolUse hook command, run read-only in the trial's sandbox; labelled with the whole entry" },
-  { form: "pi-extension:<file>", what: "any Pi extension file (or pi:permission-gate, pi:protected-paths); labelled with the whole entry" },
+  {
+    form: "pi-extension:<file>",
+    what: "any Pi extension file, run in the trial's sandbox (or Pi's shipped pi:permission-gate, pi:protected-paths); labelled with the whole entry",
+  },
   {
     form: "<file>.yaml | <file>.yml",
     what: "a configuration file anywhere (layers: built-in gates, claude-hook:<command>, pi-extension:<file>; paths relative to the file); labelled with its name",

@@ -137,6 +137,8 @@ export interface GateContext {
 export interface GateSources {
   files: readonly string[];
   packages: readonly string[];
+  /** Host folders bound into the sandbox with those files (a hook's or extension's package): hashed whole. */
+  folders?: readonly string[];
 }
 
 /**
@@ -152,6 +154,18 @@ export interface Gate {
   readonly name: string;
   decide(call: ProposedCall, ctx: GateContext): Decision | Promise<Decision>;
   readonly sources?: GateSources;
+  /**
+   * What the layer runs, checked once before a run in a sandbox on a scratch world (`env`):
+   * that it loads and answers a harmless call in its protocol. Resolves to the problems, [] when
+   * none; a layer with problems is bad input, never a gate that blocks every call.
+   */
+  preflight?(env: EnvView): Promise<string[]>;
+  /**
+   * Work the layer does once per trial before the agent's first call, outside every call's time
+   * limit (starting its process in the trial's sandbox and loading what it runs), so that how
+   * long that takes never decides a call. Never rejects: a failure shows in the decisions.
+   */
+  prepare?(env: EnvView): Promise<void>;
 }
 
 /**

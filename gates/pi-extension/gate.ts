@@ -1,6 +1,9 @@
 /**
- * A real, unmodified Pi extension as a gatebench gate. The extension's `tool_call` handlers run
- * with Pi's runner semantics (emit-tool-call.ts) and are turned into a Decision:
+ * A real, unmodified Pi extension as a gatebench gate. Pi's shipped examples (`pi:<name>`, files
+ * of an npm package the lockfile pins) run in the harness process; any other file a configuration
+ * names runs in a process inside the trial's sandbox (configured.ts), as a project's own do.
+ * The extension's `tool_call` handlers run with Pi's runner semantics (emit-tool-call.ts) and
+ * are turned into a Decision:
  *
  *   handlers mutated their copy of the input  -> deny integrity_violation, carrying the mutated
  *                                                input as `rewrittenArgs` (what Pi would run)
@@ -16,31 +19,19 @@
  * not silently change arguments after approval"). Pi 0.73.1 itself would execute the mutated input;
  * a configuration with `integrity: off` reproduces that (gates/stack.ts).
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { InputError } from "../../kernel/errors.ts";
-import { type Decision, type Gate, type GateContext, type GateDefinition, type GateFactoryContext, moduleBeside, type ProposedCall } from "../types.ts";
+import { type Decision, type GateContext, type GateDefinition, type GateFactoryContext, moduleBeside, type ProposedCall } from "../types.ts";
 import type { RegisteredExtension } from "./extension-api.ts";
 import { hasToolCallHandlers } from "./emit-tool-call.ts";
-import { evaluateToolCall, verdictToDecision, type CallVerdict } from "./evaluate.ts";
+import { evaluateToolCall, verdictToDecision } from "./evaluate.ts";
+import { type IntegrityViolation, type PiExtensionGate, recordViolation } from "./integrity.ts";
 import { PACKAGE_ROOT } from "../../kernel/package-root.ts";
 import { loadExtension, SHIPPED_EXAMPLES } from "./load-extension.ts";
+import { createConfiguredExtensionGate } from "./configured.ts";
 
-export interface IntegrityViolation {
-  toolCallId: string;
-  tool: string;
-  /** The extension file whose handler changed the input. */
-  extension: string;
-  before: Record<string, unknown>;
-  after: Record<string, unknown>;
-}
-
-export interface PiExtensionGate extends Gate {
-  /** Load (once) every extension of this gate; resolves to the load errors, [] when all loaded. */
-  load(): Promise<string[]>;
-  /** Every input rewrite this gate caught, in order (for counterfactual runs and reports). */
-  readonly integrityViolations: readonly IntegrityViolation[];
-}
+export { type IntegrityViolation, type PiExtensionGate, recordViolation } from "./integrity.ts";
 
 /**
  * `pi:permission-gate` / `pi:protected-paths`, or a file (or directory with index.ts) relative to
@@ -88,7 +79,22 @@ export function createPiExtensionGate(options: Record<string, unknown>, where: s
     if (e instanceof InputError) throw new InputError(where, "with.file", e.expected);
     throw e;
   }
-  return createExtensionsGate(`pi-extension:${file}`, [absolute]);
+  // Pi's shipped examples are code of a package the lockfile pins: run in process, as ever.
+  // Any other file is input, and runs in a process inside the trial's sandbox (configured.ts).
+  if (isShippedExample(absolute)) return createExtensionsGate(`pi-extension:${file}`, [absolute]);
+  return createConfiguredExtensionGate(`pi-extension:${file}`, absolute, file);
+}
+
+/** Whether `file` is one of Pi's shipped examples (links resolved). */
+export function isShippedExample(file: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  return Object.values(SHIPPED_EXAMPLES).some((example) => real(example) === real(file));
 }
 
 /**
@@ -139,18 +145,12 @@ async function decideWithExtensions(
   return verdictToDecision(verdict, original);
 }
 
-/** Keeps a caught rewrite for counterfactual runs and reports. */
-export function recordViolation(verdict: CallVerdict, call: ProposedCall, violations: IntegrityViolation[]): void {
-  if (!verdict.rewrite) return;
-  const before = structuredClone(call.args) as Record<string, unknown>;
-  violations.push({ toolCallId: call.id, tool: call.tool, extension: verdict.rewrite.by, before, after: structuredClone(verdict.rewrite.after) });
-}
-
 export const piExtensionLayer: GateDefinition = {
   name: "pi-extension",
   summary: "a real Pi extension file, run with Pi's own loader and runner semantics",
   modules: [
     moduleBeside(import.meta.url, "./gate.ts"),
+    moduleBeside(import.meta.url, "./sandbox/main.mjs"),
     moduleBeside(import.meta.url, "./sandbox/serve.ts"),
     moduleBeside(import.meta.url, "./sandbox/transpile.ts"),
   ],

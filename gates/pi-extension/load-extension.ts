@@ -8,10 +8,10 @@
  * same babel transform, loaded when a file needs it, or a transform made ahead of time for the
  * same options (transpile.ts): the code jiti runs is the same.
  *
- * Called in the harness process only for extensions a gate configuration names (Pi's shipped
- * examples, files of this repository): code that was read. A project's own extensions are task
- * content and are loaded by the same function inside a sandboxed extension process
- * (sandboxed.ts, sandbox/serve.ts), never here.
+ * Called in the harness process only for Pi's shipped examples (files of a package the lockfile
+ * pins): code that was read. Any other file a configuration names, and a project's own
+ * extensions, are input and are loaded by the same function inside a sandboxed extension
+ * process (configured.ts, sandboxed.ts, sandbox/serve.ts), never here.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -1,6 +1,6 @@
 /**
- * Untrusted extensions (a project's `.pi/extensions`) as a gate whose code never runs in the
- * harness process: they are loaded in a separate process inside the trial's sandbox
+ * Untrusted extensions (a project's `.pi/extensions`, or a file a gate configuration names:
+ * configured.ts) as a gate whose code never runs in the harness process: they are loaded in a separate process inside the trial's sandbox
  * (EnvView.runGateProcess: the world read-only, no host files beyond it, no network, a clear
  * environment) and asked over a Unix socket, one JSON line per message (sandbox/serve.ts).
  *
@@ -15,10 +15,10 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { GATE_TIMEOUT_MS } from "../stack.ts";
-import type { ConfirmRequest, Decision, EnvView, GateContext, GateProcessOutput, ProposedCall } from "../types.ts";
+import type { ConfirmRequest, Decision, EnvView, GateContext, GateProcessBind, GateProcessOutput, ProposedCall } from "../types.ts";
 import type { CallVerdict } from "./evaluate.ts";
 import { verdictToDecision } from "./evaluate.ts";
-import { recordViolation, type IntegrityViolation, type PiExtensionGate } from "./gate.ts";
+import { recordViolation, type IntegrityViolation, type PiExtensionGate } from "./integrity.ts";
 import { SERVING_MODULE, servingBundleDir, TRANSPILE_MODULE } from "./sandbox/bundle.ts";
 import { prepareTransforms } from "./transformed.ts";
 
@@ -62,16 +62,20 @@ interface Pending {
 
 /**
  * `hostDir` already holds the extension copies (it is bound at SANDBOX_PROJECT_DIR and removed
- * once the process has loaded them); `files` are loaded in this order.
+ * once the process has loaded them); `files` are loaded in this order. `opts.binds` shows more
+ * host folders read-only (a configuration's extension with its package: configured.ts).
  */
 export function createSandboxedExtensionsGate(
   name: string,
   env: EnvView,
   hostDir: string,
   files: readonly SandboxedFile[],
-  opts: { callTimeoutMs?: number } = {},
+  opts: { callTimeoutMs?: number; binds?: readonly GateProcessBind[]; what?: string } = {},
 ): SandboxedExtensionsGate {
   const callTimeoutMs = opts.callTimeoutMs ?? CALL_TIMEOUT_MS;
+  /** How block reasons name what failed. */
+  const what = opts.what ?? "Project extensions";
+  const are = opts.what === undefined ? "are" : "is";
   const violations: IntegrityViolation[] = [];
   const loaded: string[] = [];
   let socket: net.Socket | undefined;
@@ -220,7 +224,7 @@ export function createSandboxedExtensionsGate(
           `${SANDBOX_WORKER_DIR}/${SERVING_MODULE}`,
           ...(transformed ? [transformed] : []),
         ];
-        const binds = [{ hostPath: SERVING_DIR, sandboxPath: SANDBOX_SERVING_DIR }, workerBind, projectBind];
+        const binds = [{ hostPath: SERVING_DIR, sandboxPath: SANDBOX_SERVING_DIR }, workerBind, projectBind, ...(opts.binds ?? [])];
         env.runGateProcess!(argv, "", PROCESS_LIFETIME_MS, binds, { persistent: true }).then(
           (out: GateProcessOutput) => {
             const tail = `${out.stderr}`.trim().split("\n").slice(-3).join(" | ").slice(0, 600);
@@ -238,7 +242,12 @@ export function createSandboxedExtensionsGate(
 
   const decideOnce = async (call: ProposedCall, ctx: GateContext): Promise<Decision> => {
     await load();
-    if (dead !== undefined) return { kind: "deny", code: "extension_error", reason: `Project extensions are unavailable, blocking execution: ${dead}` };
+    if (dead !== undefined)
+      return {
+        kind: "deny",
+        code: "extension_error",
+        reason: `${what} ${are} unavailable, blocking execution: ${dead}`,
+      };
     if (loaded.length === 0) return { kind: "allow" };
     const n = ++nextCall;
     const outcome = await new Promise<CallVerdict | { failed: string; code: string }>((resolve) => {
@@ -251,7 +260,7 @@ export function createSandboxedExtensionsGate(
       ctx.signal.addEventListener("abort", onAbort, { once: true });
       socket!.write(`${JSON.stringify({ t: "call", n, call: { id: call.id, tool: call.tool, args: call.args }, hasUI: ctx.ui.hasUI, cwd: ctx.env.cwd })}\n`);
     });
-    if ("failed" in outcome) return { kind: "deny", code: outcome.code, reason: `Project extensions failed, blocking execution: ${outcome.failed}` };
+    if ("failed" in outcome) return { kind: "deny", code: outcome.code, reason: `${what} failed, blocking execution: ${outcome.failed}` };
     recordViolation(outcome, call, violations);
     return verdictToDecision(outcome, call.args as Record<string, unknown>);
   };

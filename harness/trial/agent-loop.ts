@@ -79,6 +79,9 @@ export async function runAgentLoop(spec: AgentLoopSpec, states: TrialStates, boo
         },
       })
     : [];
+  // Layers that start something in the trial's sandbox (a configuration's extension) do it now,
+  // outside every call's time limit.
+  await Promise.all(gate.layers.map((layer) => layer.prepare?.(env)));
   const beforeToolCall = createGatekeeper({
     layers: [...gate.layers, ...projectGates],
     broker,

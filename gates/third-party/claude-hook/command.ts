@@ -1,18 +1,28 @@
 /**
  * A hook command string (`cc-safety-net hook --coding-cli`, `node hooks/guard.mjs`,
- * `test/fixtures/hooks/deny.sh`) turned into an argv that runs inside the trial's sandbox:
- * - an npm bin name found in node_modules/.bin -> /opt/gatebench/node_modules/.bin/<name>
- * - a file of the host (absolute, or relative to `baseDir`: the folder of the configuration file
- *   that names it, the cwd for `--gates claude-hook:...`, gatebench's own folder for a built-in
- *   configuration) -> bound read-only under
- *   /opt/gatebench/hooks/<i>/<name> (files under node_modules map to /opt/gatebench/node_modules)
- * - anything else (bash, node, /usr/bin/python3, flags) is passed as written: the sandbox has /usr.
+ * `test/fixtures/hooks/deny.sh`) turned into an argv that runs inside the trial's sandbox, every
+ * word read as the user's shell would read it from the configuration's folder (`baseDir`: the
+ * folder of the configuration file that names it, the cwd for `--gates claude-hook:...`,
+ * gatebench's own folder for a built-in configuration), never from the task's world:
+ * - a bare program name: an npm bin of node_modules/.bin -> /opt/gatebench/node_modules/.bin/<name>,
+ *   else the program the host's PATH finds (a name found nowhere is bad input);
+ * - the script an interpreter runs (`node guard.mjs`, `python3 hook.py`), bare or not, and every
+ *   other word with a `/` that names a host file: that file;
+ * - a host file under /usr, /bin, /sbin, /lib, /lib64 or /etc is passed by its absolute path (the
+ *   sandbox shows those trees as they are); one under gatebench's node_modules is seen at
+ *   /opt/gatebench/node_modules; any other comes with its package (or its own folder:
+ *   ../../host-files.ts, bundleRootOf), bound read-only under /opt/gatebench/hooks/<i>/, so the
+ *   modules it imports load as they do on the host;
+ * - anything else (flags, arguments, inline code) is passed as written.
+ * Every program and script so found is a source of the gate: a trial's fingerprint hashes it,
+ * and the folders it brings along, wherever they live.
  * The string is split like a shell would split words (quotes, backslashes), never run by one.
  */
 import { existsSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { DEPENDENCIES_DIR as NODE_MODULES, PACKAGE_ROOT } from "../../../kernel/package-root.ts";
 import { GATE_HOOKS_MOUNT, GATE_NODE_MODULES_MOUNT } from "../../../kernel/sandbox-paths.ts";
+import { bundleRootOf, findOnPath } from "../../host-files.ts";
 import type { GateProcessBind } from "../../types.ts";
 
 /** Host trees the sandbox already shows at the same path. */
@@ -21,8 +31,34 @@ const SYSTEM_PREFIXES = ["/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/etc/"
 export interface HookCommand {
   argv: string[];
   binds: GateProcessBind[];
-  /** Host files the command runs (its binds, and files under node_modules) and the npm packages whose bins it runs. */
-  sources: { files: string[]; packages: string[] };
+  /**
+   * Host files the command runs (programs and scripts, wherever they live, and files under
+   * node_modules), the folders bound with them, and the npm packages whose bins it runs.
+   */
+  sources: { files: string[]; packages: string[]; folders?: string[] };
+}
+
+/** Programs that run a script named by their first operand. */
+const INTERPRETER = /^(?:node|nodejs|bun|tsx|ts-node|python[0-9.]*|pypy[0-9.]*|bash|sh|dash|zsh|ksh|ruby|perl|php)$/;
+/** Options after which the interpreter runs inline code or a module, not a script file. */
+const NO_SCRIPT = new Set(["-c", "-e", "--eval", "-p", "--print", "-m", "-"]);
+/** Options whose value is the next word. */
+const TAKES_VALUE = new Set(["-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions", "-W", "-X"]);
+
+/** The index of the script word of an interpreter's command, or undefined when it runs none. */
+export function scriptWordIndex(words: readonly string[]): number | undefined {
+  if (words.length === 0 || !INTERPRETER.test(path.basename(words[0]!))) return undefined;
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!;
+    if (NO_SCRIPT.has(w)) return undefined;
+    if (TAKES_VALUE.has(w)) {
+      i++;
+      continue;
+    }
+    if (w.startsWith("-")) continue;
+    return i;
+  }
+  return undefined;
 }
 
 /** The npm package that provides node_modules/.bin/<name>, read from the bin's link. */
@@ -95,30 +131,60 @@ function isHostFile(p: string): boolean {
 }
 
 /** Throws an Error saying what is wrong; the factory turns it into an InputError. */
-export function resolveHookCommand(command: string, env: Readonly<Record<string, string>> = {}, baseDir: string = PACKAGE_ROOT): HookCommand {
+export function resolveHookCommand(
+  command: string,
+  env: Readonly<Record<string, string>> = {},
+  baseDir: string = PACKAGE_ROOT,
+  pathVar: string | undefined = process.env.PATH,
+): HookCommand {
   const words = splitCommand(command);
   if (words.length === 0) throw new Error("an empty command");
   const binds: GateProcessBind[] = [];
-  const sources: HookCommand["sources"] = { files: [], packages: [] };
+  const sources: Required<HookCommand["sources"]> = { files: [], packages: [], folders: [] };
+  /** Bound folders (or lone files) by host path: one bind each, however many words lie in it. */
+  const bound = new Map<string, string>();
+  const hostFile = (file: string): string => {
+    const real = realpathSync(file);
+    sources.files.push(real);
+    // by the name it was found under (a multi-call program reads its argv[0]), when the sandbox shows both
+    if (SYSTEM_PREFIXES.some((p) => real.startsWith(p))) return SYSTEM_PREFIXES.some((p) => file.startsWith(p)) ? file : real;
+    if (real.startsWith(NODE_MODULES + "/")) return `${GATE_NODE_MODULES_MOUNT}/${path.relative(NODE_MODULES, real)}`;
+    const root = bundleRootOf(real);
+    let mount = bound.get(root);
+    if (mount === undefined) {
+      mount = `${GATE_HOOKS_MOUNT}/${binds.length}/${path.basename(root)}`;
+      bound.set(root, mount);
+      binds.push({ hostPath: root, sandboxPath: mount });
+      if (root !== real) sources.folders.push(root);
+    }
+    return root === real ? mount : `${mount}/${path.relative(root, real).split(path.sep).join("/")}`;
+  };
+  const script = scriptWordIndex(words);
   const argv = words.map((w, i) => {
     if (i === 0 && !w.includes("/")) {
       const bin = path.join(NODE_MODULES, ".bin", w);
-      if (!existsSync(bin)) return w;
-      const pkg = packageOfBin(w);
-      if (pkg) sources.packages.push(pkg);
-      return `${GATE_NODE_MODULES_MOUNT}/.bin/${w}`;
+      if (existsSync(bin)) {
+        const pkg = packageOfBin(w);
+        if (pkg) sources.packages.push(pkg);
+        return `${GATE_NODE_MODULES_MOUNT}/.bin/${w}`;
+      }
+      const found = findOnPath(w, pathVar);
+      if (!found) throw new Error(`the hook program ${w} is neither an npm bin of gatebench nor found on PATH`);
+      return hostFile(found);
     }
-    if (!w.includes("/") || w.startsWith("-") || SYSTEM_PREFIXES.some((p) => w.startsWith(p))) return w;
+    if (i === script) {
+      const host = path.resolve(baseDir, w);
+      if (!isHostFile(host))
+        throw new Error(`the hook script ${w} (${host}) is not a file: a script is read from the configuration's folder, never from the task's world`);
+      return hostFile(host);
+    }
+    if (!w.includes("/") || w.startsWith("-")) return w;
     const host = path.resolve(baseDir, w);
     if (!isHostFile(host)) {
       if (i === 0) throw new Error(`the hook program ${w} (${host}) is not a file`);
       return w;
     }
-    sources.files.push(host);
-    if (host.startsWith(NODE_MODULES + "/")) return `${GATE_NODE_MODULES_MOUNT}/${path.relative(NODE_MODULES, host)}`;
-    const sandboxPath = `${GATE_HOOKS_MOUNT}/${binds.length}/${path.basename(host)}`;
-    binds.push({ hostPath: host, sandboxPath });
-    return sandboxPath;
+    return hostFile(host);
   });
   const envWords = Object.entries(env).map(([k, v]) => {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new Error(`an environment variable name, got ${JSON.stringify(k)}`);

@@ -9,7 +9,16 @@
  */
 import { InputError } from "../../../kernel/errors.ts";
 import { GATE_TIMEOUT_MS } from "../../stack.ts";
-import { type Decision, type Gate, type GateContext, type GateDefinition, type GateFactoryContext, moduleBeside, type ProposedCall } from "../../types.ts";
+import {
+  type Decision,
+  type EnvView,
+  type Gate,
+  type GateContext,
+  type GateDefinition,
+  type GateFactoryContext,
+  moduleBeside,
+  type ProposedCall,
+} from "../../types.ts";
 import { resolveHookCommand, type HookCommand } from "./command.ts";
 import { buildPreToolUseInput, callResources } from "./payload.ts";
 import { interpretHookReply } from "./reply.ts";
@@ -31,6 +40,11 @@ export interface ClaudeHookSpec {
   baseDir?: string;
 }
 
+/** The harmless call a hook answers once before a run: reading a file of the workspace. */
+const PROBE: ProposedCall = { id: "gatebench-preflight", tool: "read", args: { path: "README.md" } };
+/** Replies that say the hook did not run as written or does not speak the protocol. */
+const BROKEN = new Set(["hook_error", "hook_timeout", "hook_bad_output"]);
+
 export function makeClaudeHookGate(spec: ClaudeHookSpec): Gate {
   const hook: HookCommand = resolveHookCommand(spec.command, spec.env ?? {}, spec.baseDir);
   const timeoutMs = spec.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
@@ -43,6 +57,17 @@ export function makeClaudeHookGate(spec: ClaudeHookSpec): Gate {
       const input = buildPreToolUseInput(call, `gatebench-${ctx.runId}`, ctx.env.cwd);
       const out = await run(hook.argv, `${JSON.stringify(input)}\n`, timeoutMs, hook.binds);
       return interpretHookReply(out, { hookName: spec.name, toolInput: input.tool_input, resources: callResources(call), timeoutMs });
+    },
+    // A hook that cannot even start (a module it imports is missing, a syntax error) or does not
+    // answer in the protocol would block every call: that is a configuration error, not a gate.
+    async preflight(env: EnvView): Promise<string[]> {
+      if (!env.runGateProcess) return [`hook ${spec.name} needs a sandbox to run in; none is available`];
+      const input = buildPreToolUseInput(PROBE, "gatebench-preflight", env.cwd);
+      const out = await env.runGateProcess(hook.argv, `${JSON.stringify(input)}\n`, timeoutMs, hook.binds);
+      const d = interpretHookReply(out, { hookName: spec.name, toolInput: input.tool_input, resources: callResources(PROBE), timeoutMs });
+      return d.kind === "deny" && BROKEN.has(d.code)
+        ? [`it does not answer a harmless call in Claude Code's hook protocol: ${d.reason.replace("; blocking the call", "")}`]
+        : [];
     },
   };
 }

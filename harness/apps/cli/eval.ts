@@ -25,7 +25,12 @@ import { publishRun, type Published } from "../../run/report/publish.ts";
 import { Recordings } from "../../trial/agent/drivers/recordings.ts";
 import { Cassette, CassetteWriter } from "../../trial/agent/drivers/cassette.ts";
 import { preflightSelectors } from "../../trial/agent/drivers/registry.ts";
+<<<<<<< HEAD
 import { type AgentSelector, checkPersonasExist, pairGates, parseAgentSelectors } from "../../run/matrix/agents.ts";
+=======
+import { preflightGateConfigs } from "../../trial/gate-preflight.ts";
+import { type AgentSelector, checkPersonasExist, parseAgentSelectors } from "../../run/matrix/agents.ts";
+>>>>>>> trusthooks
 import { isErrored, type TrialRecord } from "../../model/record/record.ts";
 import { renderAgentsTerminal } from "../../run/report/agents-table.ts";
 import { planTrials, runMatrix, type ReuseStats } from "../../run/matrix/matrix.ts";
@@ -337,6 +342,12 @@ export async function evalMain(argv: string[]): Promise<number> {
   if (!a.json) for (const n of checked.notices) sayErr(`gatebench: notice: ${n}\n`);
   if (checked.problems.length > 0) {
     for (const p of checked.problems) sayErr(`gatebench: bad input: ${p}\n`);
+    return 2;
+  }
+  // Every hook and extension a configuration names loads and answers in its protocol, before any trial.
+  const broken = await preflightGateConfigs(gates);
+  if (broken.length > 0) {
+    for (const p of broken) sayErr(`gatebench: bad input: ${p}\n`);
     return 2;
   }
   // A recorded run needs every trial to play its model: nothing comes from the store.

@@ -87,6 +87,8 @@ function recordingContext(env: EnvView, questions: ConfirmRequest[]): GateContex
 export async function gateOnWorld(config: GateConfig, env: EnvView): Promise<GateOnWorld> {
   const setupQuestions: ConfirmRequest[] = [];
   const projectGates = config.projectTrust ? await loadProjectGatesFor(config.projectTrust, recordingContext(env, setupQuestions)) : [];
+  // as in a trial: what a layer starts in the sandbox is loaded before the first call's time limit
+  await Promise.all(config.layers.map((layer) => layer.prepare?.(env)));
   return { config, layers: [...config.layers, ...projectGates], setupQuestions };
 }
 

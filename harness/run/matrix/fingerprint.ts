@@ -7,8 +7,12 @@
  * - agent: the driver and what it plays (the reference's or persona's steps, a model's id);
  * - gate: the configuration (its file, its resolved OS profile) and, for every layer, every
  *   source file its code imports (the module graph from esbuild's metafile), the versions of
- *   the npm packages it imports, and the files and packages it runs or loads (a hook script, a
- *   Pi extension with everything that imports, an npm hook's package version);
+ *   the npm packages it imports, and the files and packages it runs or loads, wherever they
+ *   live: a hook's program and script (a bare name as the PATH finds it, one under /usr or
+ *   /etc), a JavaScript or TypeScript one (a hook script, a Pi extension) with every file it
+ *   imports and every package as found from the importing file (gatebench's own by version, any
+ *   other by its files and those of its dependencies) and its package's manifests and lockfile,
+ *   any other with the files beside it in the folder bound with it; an npm hook's package version;
  * - approver: the simulated user's name, its settings and its seed rule;
  * - harness: the code a trial runs (trialCodeFiles: the module graph from TRIAL_ENTRIES with the
  *   gate layers' own modules left to the gate part, and every file under harness/ and kernel/
@@ -17,16 +21,21 @@
  *   there renders views from stored records and runs no trial again;
  * - identity: task id, agent label, gate name, approver, attempt (the record's own fields).
  *
- * `trial` hashes them all. What is not seen: host programs other than node and bwrap changing
- * under the same OS release (run with --no-store after a system upgrade), and files a gate's
- * code reads at run time without importing them (none of the built-in gates does).
+ * `trial` hashes them all. What is not seen: host programs other than node, bwrap and those a
+ * hook names changing under the same OS release (run with --no-store after a system upgrade),
+ * what a program that is not JavaScript loads from a subfolder of its folder or from outside it
+ * (a Python package of the system), and files a gate's code reads at run time without importing them (none of the
+ * built-in gates does).
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { builtinModules } from "node:module";
 import path from "node:path";
 import { buildSync } from "esbuild";
 import type { GateConfig } from "../../../gates/config.ts";
+import { bundleRootOf, JS_SOURCE, PACKAGE_MANIFESTS } from "../../../gates/host-files.ts";
+import { piAliases } from "../../../gates/pi-extension/load-extension.ts";
 import { GATE_MODULES } from "../../../gates/registry.ts";
 import { stableJson } from "../../../kernel/digest.ts";
 import { DEPENDENCIES_DIR, PACKAGE_ROOT } from "../../../kernel/package-root.ts";
@@ -95,8 +104,6 @@ function packageOf(spec: string): string | undefined {
   const name = spec.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]!;
   return existsSync(path.join(DEPENDENCIES_DIR, name)) ? name : undefined;
 }
-
-const JS_SOURCE = /\.(?:[cm]?[jt]sx?)$/;
 
 /**
  * The files a JavaScript or TypeScript program imports (itself included) and the packages it
@@ -209,6 +216,127 @@ function taskFingerprint(task: LoadedTask): string {
   return hashFiles([path.join(task.dir, "task.yaml"), path.join(task.dir, "setup.sh"), ...filesUnder(path.join(task.dir, "tests"))]);
 }
 
+/** An npm package name of a bare import specifier (`@scope/name/sub` -> `@scope/name`); undefined for a relative path, an absolute one or a Node built-in. */
+function bareName(spec: string): string | undefined {
+  if (spec.startsWith("node:") || spec.startsWith(".") || spec.startsWith("/")) return undefined;
+  const parts = spec.split("/");
+  const name = spec.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]!;
+  return builtinModules.includes(name) ? undefined : name;
+}
+
+/** The folder of package `name` as Node finds it from `fromDir` (node_modules of it and every folder above). */
+function findPackageDir(name: string, fromDir: string): string | undefined {
+  for (let dir = fromDir; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "node_modules", name);
+    if (existsSync(path.join(candidate, "package.json"))) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** The regular files directly in `dir`. */
+function filesBeside(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => path.join(dir, e.name));
+  } catch {
+    return [];
+  }
+}
+
+/** Every file under `dir` but those in node_modules and .git folders. */
+const ownFiles = (dir: string) =>
+  filesUnder(
+    dir,
+    (f) =>
+      !path
+        .relative(dir, f)
+        .split(path.sep)
+        .some((part) => part === "node_modules" || part === ".git"),
+  );
+
+let aliased: Set<string> | undefined;
+/** The packages Pi's loader takes from gatebench's own node_modules, wherever an extension lies (its alias table). */
+function aliasedPackages(): Set<string> {
+  aliased ??= new Set(Object.keys(piAliases()).map((spec) => bareName(spec) ?? spec));
+  return aliased;
+}
+
+/**
+ * Package `name` as a program imports it from `fromDir`: gatebench's own (and those Pi's loader
+ * aliases to them) by version, as the lockfile pins them; any other (a hook's or extension's own
+ * dependency) by the content of its files and, the same way, of the packages it depends on.
+ */
+function packagePart(name: string, fromDir: string, seen: Map<string, string>): string {
+  if (aliasedPackages().has(name)) return packageVersion(name);
+  const dir = findPackageDir(name, fromDir);
+  if (!dir) return `${name}@unresolved`;
+  const real = realpathSync(dir);
+  if (real.startsWith(`${realpathSync(DEPENDENCIES_DIR)}${path.sep}`)) return packageVersion(name);
+  const known = seen.get(real);
+  if (known !== undefined) return known;
+  seen.set(real, `${name}@(cycle)`);
+  let deps: string[] = [];
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(real, "package.json"), "utf8")) as Record<string, unknown>;
+    deps = ["dependencies", "optionalDependencies", "peerDependencies"].flatMap((k) => Object.keys((pkg[k] as Record<string, string> | undefined) ?? {}));
+  } catch {
+    // an unreadable package.json is hashed with the files
+  }
+  const part = `${name}@${hashValue({ files: hashFiles(ownFiles(real)), deps: [...new Set(deps)].sort().map((d) => packagePart(d, real, seen)) })}`;
+  seen.set(real, part);
+  return part;
+}
+
+/**
+ * A JavaScript or TypeScript program a configuration runs or loads (a hook script, a Pi
+ * extension): every file it imports, each package it imports as found from the importing file
+ * (packagePart), and the manifests and lockfile of the package it belongs to.
+ */
+function programPart(file: string): unknown {
+  const r = buildSync({
+    entryPoints: [file],
+    bundle: true,
+    write: false,
+    metafile: true,
+    outdir: "out",
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    logLevel: "silent",
+  });
+  const seen = new Map<string, string>();
+  const packages = new Set<string>();
+  for (const [input, meta] of Object.entries(r.metafile.inputs)) {
+    for (const imp of meta.imports) {
+      const name = imp.external ? bareName(imp.path) : undefined;
+      if (name) packages.add(packagePart(name, path.dirname(path.resolve(input)), seen));
+    }
+  }
+  const root = bundleRootOf(realpathSync(file));
+  const manifests = root === realpathSync(file) ? [] : PACKAGE_MANIFESTS.map((m) => path.join(root, m)).filter((m) => existsSync(m));
+  return { code: hashFiles(Object.keys(r.metafile.inputs).map((f) => path.resolve(f))), packages: [...packages].sort(), manifests: hashFiles(manifests) };
+}
+
+/**
+ * A file a layer runs or loads, wherever it lives: a JavaScript or TypeScript program with what
+ * it imports; any other (a program found on PATH, a shell or Python script) by its bytes and,
+ * when it came with its folder (`folders`), the files beside it (the modules a script sources or
+ * imports from its folder). Not the folder's subfolders: run folders and stores are often kept
+ * beside a configuration, and would make every fingerprint new.
+ */
+function sourcePart(file: string, folders: readonly string[]): unknown {
+  if (JS_SOURCE.test(file)) {
+    try {
+      return programPart(file);
+    } catch {
+      return hashFiles([file]); // not bundleable: its own bytes
+    }
+  }
+  const folder = folders.find((d) => file.startsWith(`${d}${path.sep}`));
+  return folder ? { file: hashFiles([file]), beside: hashFiles(filesBeside(folder)) } : hashFiles([file]);
+}
+
 /** A configuration, the code of its layers and what they run. */
 function gateFingerprint(gate: GateConfig): string {
   const kinds = [...gate.layerKinds, ...(gate.projectTrust ? ["project-trust"] : [])];
@@ -219,16 +347,8 @@ function gateFingerprint(gate: GateConfig): string {
     return { kind: k, code: hashFiles(graph.files), packages: graph.packages.map(packageVersion) };
   });
   const runs = gate.layers.map((layer) => {
-    const files = layer.sources?.files ?? [];
-    const programs = files.map((f) => {
-      if (!JS_SOURCE.test(f)) return hashFiles([f]);
-      try {
-        const graph = moduleGraph([f]);
-        return { code: hashFiles(graph.files), packages: graph.packages.map(packageVersion) };
-      } catch {
-        return hashFiles([f]); // not bundleable: its own bytes
-      }
-    });
+    const folders = layer.sources?.folders ?? [];
+    const programs = (layer.sources?.files ?? []).map((f) => sourcePart(f, folders));
     return { programs, packages: (layer.sources?.packages ?? []).map(packageVersion) };
   });
   // a configuration file (built-in or anywhere) by its content, else the entry as spelled (claude-hook:<command>)

@@ -128,13 +128,22 @@ export async function stageDir(t: TrialDir, name: string): Promise<string> {
   return d;
 }
 
-/** Copies a host file or folder into a staged folder, readable (not writable) by the sandbox user. */
-export async function stageCopy(t: TrialDir, hostPath: string, name: string): Promise<string> {
+/**
+ * Copies a host file or folder into a staged folder, readable (not writable) by the sandbox user.
+ * `keepLinks`: links inside are copied as links, resolved inside the sandbox where the host's
+ * private files are not (a hook's folder, which a configuration brings along); otherwise they are
+ * copied as their targets.
+ */
+export async function stageCopy(t: TrialDir, hostPath: string, name: string, keepLinks = false): Promise<string> {
   const d = await stageDir(t, name);
   const dst = path.join(d, path.basename(hostPath));
   try {
     // In-process: a host file or folder of the harness (links into it are copied as their targets).
-    await fs.cp(hostPath, dst, { recursive: true, dereference: true, errorOnExist: true });
+    await fs.cp(
+      hostPath,
+      dst,
+      keepLinks ? { recursive: true, verbatimSymlinks: true, errorOnExist: true } : { recursive: true, dereference: true, errorOnExist: true },
+    );
     await openUp(dst);
   } catch (e) {
     throw new Error(`cannot stage ${hostPath}: ${(e as Error).message}`);

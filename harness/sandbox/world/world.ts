@@ -409,15 +409,24 @@ class BwrapWorld implements TrialWorld {
   }
 
   /**
-   * A gate's hook files copied once into the trial's staged area: the sandbox user may not be
-   * able to reach the original (a private folder of the host), and must not be able to change it.
+   * A gate's hook files (or the folder a hook brings along) copied once into the trial's staged
+   * area: the sandbox user may not be able to reach the original (a private folder of the host),
+   * and must not be able to change it. Links inside a folder are copied as links.
    */
   private stageHook(hostPath: string): Promise<string> {
     if (!this.trial.identity || readableByAnyone(hostPath)) return Promise.resolve(hostPath);
-    let staged = this.stagedHooks.get(hostPath);
+    // A folder (a hook's package) is copied again once it changed: a file was added or removed.
+    let key = hostPath;
+    try {
+      const st = lstatSync(hostPath);
+      if (st.isDirectory()) key = `${hostPath}\0${st.mtimeMs}`;
+    } catch {
+      // staging reports it
+    }
+    let staged = this.stagedHooks.get(key);
     if (!staged) {
-      staged = stageCopy(this.trial, hostPath, "hook");
-      this.stagedHooks.set(hostPath, staged);
+      staged = stageCopy(this.trial, hostPath, "hook", true);
+      this.stagedHooks.set(key, staged);
     }
     return staged;
   }

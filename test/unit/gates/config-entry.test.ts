@@ -4,13 +4,14 @@
  * (not the cwd), short labels for claude-hook:/pi-extension: entries, and bad input that names
  * the flag or file, the field and what was expected.
  */
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseGateEntry } from "../../../gates/config-entry.ts";
 import { loadGateConfig, selectGateConfigs } from "../../../gates/config.ts";
 import { InputError } from "../../../kernel/errors.ts";
+import { findOnPath } from "../../../gates/host-files.ts";
 
 /** A folder (readable by others) with a hook and a stack over path-policy that names it relatively. */
 function stackDir(stack = 'description: mine\nlayers:\n  - gate: path-policy\n  - gate: "claude-hook:node ./hooks/guard.mjs"\n'): string {
@@ -44,14 +45,15 @@ describe("--gates entries", () => {
       expect(c.name).toBe(label);
       expect(c.file).toBe(join(dir, "my-stack.yaml"));
       expect(c.layerKinds).toEqual(["path-policy", "claude-hook"]);
-      expect(c.layers[1]!.sources?.files).toEqual([join(dir, "hooks", "guard.mjs")]);
+      // the program as the PATH finds it (links resolved), and the script from the file's folder
+      expect(c.layers[1]!.sources?.files).toEqual([realpathSync(findOnPath("node")!), join(dir, "hooks", "guard.mjs")]);
       expect(c.policyVersion).toMatch(new RegExp(`^${label}@[0-9a-f]{12}$`));
     }
     // relative to the cwd it is given in
     expect(loadGateConfig("mine=./my-stack.yaml", undefined, { cwd: dir }).file).toBe(join(dir, "my-stack.yaml"));
     // .yml too, and the long spelling of a layer
     writeFileSync(join(dir, "other.yml"), "description: x\nlayers:\n  - gate: claude-hook\n    with: { command: node hooks/guard.mjs, timeout_ms: 5000 }\n");
-    expect(loadGateConfig(join(dir, "other.yml")).layers[0]!.sources?.files).toEqual([join(dir, "hooks", "guard.mjs")]);
+    expect(loadGateConfig(join(dir, "other.yml")).layers[0]!.sources?.files).toEqual([realpathSync(findOnPath("node")!), join(dir, "hooks", "guard.mjs")]);
   });
 
   it("label= gives a claude-hook: or pi-extension: entry a short name; relative paths from the cwd", () => {
@@ -59,7 +61,7 @@ describe("--gates entries", () => {
     const c = loadGateConfig("guard=claude-hook:node hooks/guard.mjs", undefined, { cwd: dir });
     expect(c.name).toBe("guard");
     expect(c.spec).toBe("claude-hook:node hooks/guard.mjs");
-    expect(c.layers[0]!.sources?.files).toEqual([join(dir, "hooks", "guard.mjs")]);
+    expect(c.layers[0]!.sources?.files).toEqual([realpathSync(findOnPath("node")!), join(dir, "hooks", "guard.mjs")]);
     expect(c.policyVersion).toBe("guard=claude-hook:node hooks/guard.mjs");
     // unlabelled: named by the whole entry, as before
     expect(loadGateConfig("claude-hook:true").name).toBe("claude-hook:true");

@@ -1,5 +1,9 @@
 /** The Claude Code hook protocol without a sandbox: payload mapping, reply reading, command resolution. */
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, delimiter, join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { findOnPath } from "../../../../gates/host-files.ts";
 import { loadGateConfig } from "../../../../gates/config.ts";
 import { resolveHookCommand, splitCommand } from "../../../../gates/third-party/claude-hook/command.ts";
 import { createClaudeHookGate, makeClaudeHookGate } from "../../../../gates/third-party/claude-hook/gate.ts";
@@ -138,31 +142,80 @@ describe("hook command", () => {
       argv: ["/usr/bin/env", "CC_SAFETY_NET_LEVEL=strict", "/opt/gatebench/node_modules/.bin/cc-safety-net", "hook", "--coding-cli"],
       binds: [],
       // the npm package whose bin it runs: its version is part of a trial's fingerprint
-      sources: { files: [], packages: ["cc-safety-net"] },
+      sources: { files: [], packages: ["cc-safety-net"], folders: [] },
     });
+    const node = findOnPath("node")!;
     expect(resolveHookCommand("node node_modules/cc-safety-net/dist/bin/cc-safety-net.js hook -cc").argv).toEqual([
-      "node",
+      node,
       "/opt/gatebench/node_modules/cc-safety-net/dist/bin/cc-safety-net.js",
       "hook",
       "-cc",
     ]);
     expect(resolveHookCommand("node node_modules/cc-safety-net/dist/bin/cc-safety-net.js hook -cc").sources.files).toEqual([
+      realpathSync(node),
       expect.stringMatching(/node_modules\/cc-safety-net\/dist\/bin\/cc-safety-net\.js$/),
     ]);
+    // a program under /usr or /etc runs as it is, and is a source all the same
     expect(resolveHookCommand("/usr/bin/python3 -c pass")).toEqual({
       argv: ["/usr/bin/python3", "-c", "pass"],
       binds: [],
-      sources: { files: [], packages: [] },
+      sources: { files: [realpathSync("/usr/bin/python3")], packages: [], folders: [] },
     });
   });
-  it("binds a repository file read-only under /opt/gatebench/hooks", () => {
+  it("binds a repository file with its folder read-only under /opt/gatebench/hooks", () => {
     const r = resolveHookCommand("bash gates/registry.ts");
-    expect(r.argv).toEqual(["bash", "/opt/gatebench/hooks/0/registry.ts"]);
-    expect(r.binds).toHaveLength(1);
-    expect(r.binds[0]!.hostPath).toMatch(/\/gates\/registry\.ts$/);
+    expect(r.argv).toEqual([findOnPath("bash"), "/opt/gatebench/hooks/0/gates/registry.ts"]);
+    expect(r.binds).toEqual([{ hostPath: expect.stringMatching(/\/gates$/), sandboxPath: "/opt/gatebench/hooks/0/gates" }]);
   });
-  it("rejects a hook program that does not exist", () => {
+  it("rejects a hook program that does not exist, or a bare name found nowhere", () => {
     expect(() => resolveHookCommand("./nope/hook.sh")).toThrow(/not a file/);
+    expect(() => resolveHookCommand("gb-no-such-program-anywhere --x")).toThrow(/nor found on PATH/);
+  });
+
+  describe("words read as the user's shell would, from the configuration's folder", () => {
+    const dir = mkdtempSync(join(tmpdir(), "gb-hookcmd-"));
+    const bin = mkdtempSync(join(tmpdir(), "gb-hookcmd-bin-"));
+    writeFileSync(join(dir, "guard.mjs"), "process.exit(0)\n");
+    writeFileSync(join(dir, "rule.mjs"), "export {}\n");
+    writeFileSync(join(bin, "my-guard"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    writeFileSync(join(bin, "not-executable"), "#!/bin/sh\nexit 0\n", { mode: 0o644 });
+    afterAll(() => {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(bin, { recursive: true, force: true });
+    });
+
+    it("an interpreter's bare script word is the configuration's file, bound with its folder", () => {
+      const r = resolveHookCommand("node guard.mjs --strict", {}, dir);
+      const mount = `/opt/gatebench/hooks/0/${basename(dir)}`;
+      expect(r.argv.slice(1)).toEqual([`${mount}/guard.mjs`, "--strict"]);
+      expect(r.binds).toEqual([{ hostPath: dir, sandboxPath: mount }]);
+      expect(r.sources.files).toContain(join(dir, "guard.mjs"));
+      expect(r.sources.folders).toEqual([dir]);
+    });
+
+    it("a bare script word missing from the configuration's folder is an error, never the world's file", () => {
+      expect(() => resolveHookCommand("node missing.mjs", {}, dir)).toThrow(/hook script missing\.mjs .* is not a file/);
+      expect(() => resolveHookCommand("python3 -u missing.py", {}, dir)).toThrow(/hook script missing\.py/);
+    });
+
+    it("inline code and module options name no script", () => {
+      expect(resolveHookCommand("node -e 1", {}, dir).argv.slice(1)).toEqual(["-e", "1"]);
+      expect(resolveHookCommand("python3 -m json.tool", {}, dir).argv.slice(1)).toEqual(["-m", "json.tool"]);
+      expect(resolveHookCommand("bash -c 'exit 0'", {}, dir).argv.slice(1)).toEqual(["-c", "exit 0"]);
+      // an option's value is not the script
+      expect(resolveHookCommand("node --import rule.mjs guard.mjs", {}, dir).argv.slice(1)).toEqual([
+        "--import",
+        "rule.mjs",
+        `/opt/gatebench/hooks/0/${basename(dir)}/guard.mjs`,
+      ]);
+    });
+
+    it("a bare program name is found on PATH (executables only), bound and hashed wherever it lives", () => {
+      const r = resolveHookCommand("my-guard --check", {}, dir, `relative${delimiter}${bin}${delimiter}/usr/bin`);
+      expect(r.argv).toEqual([`/opt/gatebench/hooks/0/${basename(bin)}/my-guard`, "--check"]);
+      expect(r.sources.files).toEqual([join(bin, "my-guard")]);
+      expect(() => resolveHookCommand("not-executable", {}, dir, bin)).toThrow(/nor found on PATH/);
+    });
   });
 });
 
