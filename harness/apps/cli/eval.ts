@@ -25,12 +25,8 @@ import { publishRun, type Published } from "../../run/report/publish.ts";
 import { Recordings } from "../../trial/agent/drivers/recordings.ts";
 import { Cassette, CassetteWriter } from "../../trial/agent/drivers/cassette.ts";
 import { preflightSelectors } from "../../trial/agent/drivers/registry.ts";
-<<<<<<< HEAD
-import { type AgentSelector, checkPersonasExist, pairGates, parseAgentSelectors } from "../../run/matrix/agents.ts";
-=======
 import { preflightGateConfigs } from "../../trial/gate-preflight.ts";
-import { type AgentSelector, checkPersonasExist, parseAgentSelectors } from "../../run/matrix/agents.ts";
->>>>>>> trusthooks
+import { type AgentSelector, checkPersonasExist, pairGates, parseAgentSelectors } from "../../run/matrix/agents.ts";
 import { isErrored, type TrialRecord } from "../../model/record/record.ts";
 import { renderAgentsTerminal } from "../../run/report/agents-table.ts";
 import { planTrials, runMatrix, type ReuseStats } from "../../run/matrix/matrix.ts";
