@@ -29,6 +29,8 @@ import { isErrored, type TrialRecord } from "../../model/record/record.ts";
 import { renderAgentsTerminal } from "../../run/report/agents-table.ts";
 import { planTrials, runMatrix, type ReuseStats } from "../../run/matrix/matrix.ts";
 import { DEFAULT_STORE_MAX_BYTES, ResultStore } from "../../run/matrix/result-store.ts";
+import { codeFingerprints } from "../../run/matrix/code-fingerprint.ts";
+import { Fingerprinter } from "../../run/matrix/fingerprint.ts";
 import { RunOutput } from "../../run/output/output.ts";
 import { sweepStaleWorlds, watchLauncher } from "../../sandbox/process/ownership.ts";
 import { DEFAULT_TRIALS_DIR } from "../../sandbox/world/trial-dir.ts";
@@ -372,6 +374,7 @@ export async function evalMain(argv: string[]): Promise<number> {
     ...(shard ? { shard, shardTrials: planTrials({ runId, tasks, gates, agents, approvers, trials, epochs, shard }).length } : {}),
   });
 
+  const fingerprints = new Fingerprinter();
   const started = performance.now();
   const progress = a.json ? undefined : createProgress({ stream: process.stderr, tty: process.stderr.isTTY === true, resumed: previous.length });
   let cacheStats: CacheStats | undefined;
@@ -390,6 +393,7 @@ export async function evalMain(argv: string[]): Promise<number> {
     resume: a.resume ?? false,
     extend: a.extend ?? false,
     ...(store ? { store } : {}),
+    fingerprints,
     onReuse: (s) => {
       reuse = s;
       if (!a.json && (s.resumed || s.served || Object.keys(s.stale).length)) sayErr(`${describeReuse(s)}\n`);
@@ -428,6 +432,8 @@ export async function evalMain(argv: string[]): Promise<number> {
     ...(cacheStats ? { cache: cacheStats } : {}),
     ...(reuse ? { reuse: { ...reuse, store: store ? store.dir : null } } : {}),
     ...runMeta,
+    // What code and configuration ran the matrix: merge refuses shards where it differs.
+    code_fingerprints: codeFingerprints(fingerprints, whole),
   };
   if (cacheStats && !a.json) sayErr(`${describeCache(cacheStats, records.length)}\n`);
   const published = publishRun({ output, runId, records, meta, families: mutantFamilies(tasks), ...baseOptions(base, failOn) });

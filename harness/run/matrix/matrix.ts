@@ -48,6 +48,8 @@ export interface MatrixOptions {
   extend?: boolean;
   /** Told before any trial runs what resuming and the store will reuse (runMatrix's `ReuseStats`). */
   onReuse?: (stats: ReuseStats) => void;
+  /** The fingerprints to compute with (one per process keeps each part computed once); default a new one. */
+  fingerprints?: Fingerprinter;
 }
 
 /** What a run took from earlier work instead of running it. */
@@ -128,7 +130,7 @@ export function planTrials(opts: Omit<MatrixOptions, "output" | "resume" | "conc
 
 export async function runMatrix(opts: MatrixOptions): Promise<TrialRecord[]> {
   const planned = planTrials(opts);
-  const fingerprints = new Fingerprinter();
+  const fingerprints = opts.fingerprints ?? new Fingerprinter();
   const fps = new Map<TrialSpec, TrialFingerprint>(planned.map((s) => [s, fingerprints.of(s, agentLabel(s.agent))]));
   const { shard: _shard, ...unsharded } = opts;
   const whole = matrixId(planTrials(unsharded).map((s) => s.trialId));
