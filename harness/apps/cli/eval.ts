@@ -285,6 +285,7 @@ export function describeReuse(s: ReuseStats): string {
       `${stale.reduce((n, [, c]) => n + c, 0)} of its records run again (${stale.map(([why, c]) => `${c} ${why === "record" ? "without a fingerprint" : `${why} changed`}`).join(", ")})`,
     );
   if (s.served) parts.push(`${s.served} from the result store`);
+  if (s.disagreeing?.length) parts.push(`${s.disagreeing.length} stored result(s) disagreeing with their event logs run again`);
   return parts.join("; ");
 }
 
@@ -397,6 +398,8 @@ export async function evalMain(argv: string[]): Promise<number> {
     onReuse: (s) => {
       reuse = s;
       if (!a.json && (s.resumed || s.served || Object.keys(s.stale).length)) sayErr(`${describeReuse(s)}\n`);
+      for (const d of s.disagreeing ?? [])
+        sayErr(`notice: the stored result of ${d.trial_id} disagrees with its own event log (${d.fields.join(", ")}): not served, the trial runs again\n`);
     },
     cache: a["no-cache"] !== true,
     onCacheStats: (s) => {

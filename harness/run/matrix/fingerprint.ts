@@ -11,7 +11,9 @@
  *   Pi extension with everything that imports, an npm hook's package version);
  * - approver: the simulated user's name, its settings and its seed rule;
  * - harness: every file under harness/ and kernel/, the gate stack's shared modules, the
- *   lockfile, the Node version, bubblewrap's version and the OS release;
+ *   lockfile, the Node version, bubblewrap's version, the OS release and the kind of filesystem
+ *   the trial folders are made on (tmpfs and ext4 give other file sizes, listings and so token
+ *   counts: a trial stored on one is not served on the other);
  * - identity: task id, agent label, gate name, approver, attempt (the record's own fields).
  *
  * `trial` hashes them all. What is not seen: host programs other than node and bwrap changing
@@ -20,7 +22,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statfsSync, statSync } from "node:fs";
 import path from "node:path";
 import { buildSync } from "esbuild";
 import type { GateConfig } from "../../../gates/config.ts";
@@ -32,6 +34,7 @@ import { approverSettings } from "../../trial/approvers/index.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
 import type { TrialSpec } from "../../trial/trial-spec.ts";
 import type { TrialFingerprint } from "../../model/record/record.ts";
+import { DEFAULT_TRIALS_DIR } from "../../sandbox/world/trial-dir.ts";
 
 export const REPO_ROOT = PACKAGE_ROOT;
 
@@ -126,6 +129,20 @@ function lockfile(): string {
   return existsSync(lock) || !existsSync(shrinkwrap) ? lock : shrinkwrap;
 }
 
+/**
+ * The kind of filesystem `dir` (or its nearest existing parent) is on, by its magic number
+ * (0xef53 ext2/3/4, 0x1021994 tmpfs, 0x58465342 xfs, 0x9123683e btrfs, 0x794c7630 overlayfs…).
+ */
+export function filesystemKind(dir: string): string {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    try {
+      return `0x${statfsSync(d).type.toString(16)}`;
+    } catch {
+      if (d === path.dirname(d)) return "unknown";
+    }
+  }
+}
+
 /** What the whole harness is: its code, the gate stack's shared modules, the lockfile, and the system that runs the sandboxes. */
 function harnessFingerprint(): string {
   const code = [
@@ -141,7 +158,13 @@ function harnessFingerprint(): string {
   } catch {
     // no os-release: nothing to add
   }
-  return hashValue({ code: hashFiles(code), node: process.version, bwrap: (bwrap.stdout ?? "").trim(), os: osRelease });
+  return hashValue({
+    code: hashFiles(code),
+    node: process.version,
+    bwrap: (bwrap.stdout ?? "").trim(),
+    os: osRelease,
+    trialsFilesystem: filesystemKind(DEFAULT_TRIALS_DIR),
+  });
 }
 
 /** The world and the goal: task.yaml, setup.sh, tests/. */
