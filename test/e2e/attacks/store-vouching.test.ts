@@ -123,7 +123,7 @@ describe("attack: what the result store serves", () => {
       expect(r3.status, r3.out).toBe(0);
       expect(served(c)).toBe(1);
     },
-    240_000,
+    600_000,
   );
 
   it("an entry edited by hand is not served: the trial runs again and a notice says so", () => {
