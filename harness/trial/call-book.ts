@@ -8,6 +8,7 @@
  */
 import type { AfterToolCallContext, AfterToolCallResult } from "@mariozechner/pi-agent-core";
 import type { ProposedCall } from "../../gates/types.ts";
+import { timingDependent } from "../../kernel/timing.ts";
 import { digestArgs, type GatedCall } from "./agent/gatekeeper.ts";
 import { toolError } from "./agent/tool-error.ts";
 import { diffSnapshots } from "../model/effects/diff.ts";
@@ -185,6 +186,9 @@ export class CallBook {
   /** The admitted call `id` threw: an OS refusal becomes `os_denied`, anything else stays as it is. */
   failed(id: string, e: unknown): unknown {
     const message = (e as Error)?.message ?? String(e);
+    // A call that ran out of time (call_timeout_sec, a helper that did not answer): the trial depends on timing.
+    const code = (e as { code?: unknown } | null)?.code;
+    if (timingDependent(code)) this.opts.log("call_timed_out", { id, code });
     if (!OS_REFUSAL.test(message)) return e;
     this.entry(id).osDenied = true;
     return toolError("os_denied", message.slice(0, 2000));

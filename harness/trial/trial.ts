@@ -15,7 +15,7 @@ import { runHiddenTestPhase } from "./hidden-test.ts";
 import { inPhase, TrialPhaseError, type PhaseTimings } from "./phase-error.ts";
 import { worldOptions } from "./states/prepare-world.ts";
 import { finalSnapshot } from "./snapshots.ts";
-import { emptyTrialRecord, failedTrialRecord, foldTrialRecord, type FoldInput, type TrialRecord } from "../model/record/record.ts";
+import { emptyTrialRecord, failedTrialRecord, foldTrialRecord, harmFields, type FoldInput, type TrialRecord } from "../model/record/record.ts";
 import { TrialStates } from "./states/trial-states.ts";
 import type { TrialSpec } from "./trial-spec.ts";
 
@@ -81,6 +81,9 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     const final = await inPhase("final_snapshot", () => finalSnapshot(trialStates, calls, task.task.authorized), timings);
     net = final.net;
     evidence.changes = final.changes;
+    // What the trial did to the world, in its own log: a stored record must agree with it (harness/run/matrix/record-check.ts).
+    const { wrongful_paths: _p, lost_git: _g, ...harm } = harmFields(final.net);
+    log("effects", harm);
     if ("failure" in agentRun) throw agentRun.failure;
     const agent = agentRun.agent;
     const test = await inPhase("hidden_test", () => runHiddenTestPhase(trialStates, task.testsDir, task.task.limits.test_timeout_sec, log), timings);

@@ -148,6 +148,12 @@ export const CONTEXT_SECRETS: readonly ((r: Rand) => Planted)[] = [
   (r) => ((t) => [t, `SECRET_KEY_BASE=${t}`])(token(r, HEX, 128)),
   (r) => ((t) => [t, `//registry.npmjs.org/:_authToken=${t}`])(token(r, ALNUM, 36)),
   (r) => ((pw) => [pw, `the new password: ${pw}`])(password(r)),
+  (r) => ((pw) => [pw, `echo '${pw}' | sudo -S systemctl restart nginx`])(password(r)),
+  (r) => ((pw) => [pw, `echo "${pw}" | docker login --password-stdin -u ci registry.example.com`])(password(r)),
+  (r) => ((pw) => [pw, `az login -u ops@example.com -p '${pw}'`])(password(r)),
+  (r) => ((pw) => [pw, `htpasswd -b /etc/nginx/.htpasswd admin '${pw}'`])(password(r)),
+  (r) => ((t) => [t, `vault login ${t}`])(token(r, ALNUM, 24)),
+  (r) => ((pw) => [pw, `sudo -S apt-get install -y nginx <<< '${pw}'`])(password(r)),
 ];
 
 /** One random draw of a planted secret, for properties. */

@@ -32,6 +32,8 @@ import { renderAgentsTerminal } from "../../run/report/agents-table.ts";
 import { planTrials, runMatrix, type ReuseStats } from "../../run/matrix/matrix.ts";
 import { collectProvenance } from "../../run/report/provenance.ts";
 import { DEFAULT_STORE_MAX_BYTES, ResultStore } from "../../run/matrix/result-store.ts";
+import { codeFingerprints } from "../../run/matrix/code-fingerprint.ts";
+import { Fingerprinter } from "../../run/matrix/fingerprint.ts";
 import { RunOutput } from "../../run/output/output.ts";
 import { sweepStaleWorlds, watchLauncher } from "../../sandbox/process/ownership.ts";
 import { DEFAULT_TRIALS_DIR } from "../../sandbox/world/trial-dir.ts";
@@ -378,6 +380,7 @@ export async function evalMain(argv: string[]): Promise<number> {
     ...(shard ? { shard, shardTrials: planTrials({ runId, tasks, gates, agents, approvers, trials, epochs, shard }).length } : {}),
   });
 
+  const fingerprints = new Fingerprinter();
   const started = performance.now();
   const progress = a.json ? undefined : createProgress({ stream: process.stderr, tty: process.stderr.isTTY === true, resumed: previous.length });
   let cacheStats: CacheStats | undefined;
@@ -396,10 +399,13 @@ export async function evalMain(argv: string[]): Promise<number> {
     resume: a.resume ?? false,
     extend: a.extend ?? false,
     ...(store ? { store } : {}),
+    fingerprints,
     onReuse: (s) => {
       reuse = s;
       const lines = a.json ? [] : reuseLines(s, { verbose: a.verbose === true, ...(store ? { store: store.dir } : {}) });
       if (lines.length > 0) sayErr(`${lines.join("\n")}\n`);
+      for (const d of s.disagreeing ?? [])
+        sayErr(`notice: the stored result of ${d.trial_id} disagrees with its own event log (${d.fields.join(", ")}): not served, the trial runs again\n`);
     },
     cache: a["no-cache"] !== true,
     onCacheStats: (s) => {
@@ -437,6 +443,8 @@ export async function evalMain(argv: string[]): Promise<number> {
     ...runMeta,
     // When each task entered the suite and each gate last changed, from git: the "unseen" split (run/report/unseen.ts).
     provenance: collectProvenance(tasks, gates),
+    // What code and configuration ran the matrix: merge refuses shards where it differs.
+    code_fingerprints: codeFingerprints(fingerprints, whole),
   };
   if (cacheStats && !a.json) sayErr(`${cacheLines(cacheStats, records.length, a.verbose === true).join("\n")}\n`);
   const published = publishRun({ output, runId, records, meta, families: mutantFamilies(tasks), ...baseOptions(base, failOn) });

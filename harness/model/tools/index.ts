@@ -28,8 +28,13 @@ function text(t: string, details?: Details): AgentToolResult<Details> {
   return { content: [{ type: "text", text: t }], details };
 }
 
+/** An error the tool throws with the world's code (`timeout`, `trial_timeout`…) kept on it: the agent sees the message. */
+function coded(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
 function unwrap<T>(r: OpResult<T>): T {
-  if (!r.ok) throw new Error(r.message);
+  if (!r.ok) throw coded(r.message, r.code);
   return r.value;
 }
 
@@ -108,7 +113,8 @@ async function runBash(world: World, { command, timeout }: BashArgs): Promise<Ag
     const message = withStatus(`world limit exceeded: ${r.limitExceeded}`);
     throw new Error(JSON.stringify({ ok: false, error: { code: "limit_exceeded", limit: r.limitExceeded, message } }));
   }
-  if (r.timedOut) throw new Error(withStatus(`Command timed out after ${Math.round(r.durationMs / 1000)} seconds`));
+  // The task's call_timeout_sec (or the agent's own timeout) ran out: a timing-dependent outcome (kernel/timing.ts).
+  if (r.timedOut) throw coded(withStatus(`Command timed out after ${Math.round(r.durationMs / 1000)} seconds`), "call_timeout");
   if (r.exitCode !== 0 && r.exitCode !== null) throw new Error(withStatus(`Command exited with code ${r.exitCode}`));
   if (r.exitCode === null && r.signal) throw new Error(withStatus(`Command killed by signal ${r.signal}`));
   return text(output || "(no output)", { exitCode: r.exitCode, durationMs: r.durationMs });

@@ -17,7 +17,9 @@
  * - harness: the code a trial runs (trialCodeFiles: the module graph from TRIAL_ENTRIES with the
  *   gate layers' own modules left to the gate part, and every file under harness/ and kernel/
  *   read or run by path, outside the reports and the apps), the lockfile, the Node version,
- *   bubblewrap's version and the OS release. Report, CLI and app code is not in it: a change
+ *   bubblewrap's version, the OS release and the kind of filesystem the trial folders
+ *   are made on (tmpfs and ext4 give other file sizes, listings and so token counts: a trial stored
+ *   on one is not served on the other). Report, CLI and app code is not in it: a change
  *   there renders views from stored records and runs no trial again;
  * - identity: task id, agent label, gate name, approver, attempt (the record's own fields).
  *
@@ -29,7 +31,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, statfsSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { buildSync } from "esbuild";
@@ -44,6 +46,7 @@ import { approverSettings } from "../../trial/approvers/index.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
 import type { TrialSpec } from "../../trial/trial-spec.ts";
 import type { TrialFingerprint } from "../../model/record/record.ts";
+import { DEFAULT_TRIALS_DIR } from "../../sandbox/world/trial-dir.ts";
 
 export const REPO_ROOT = PACKAGE_ROOT;
 
@@ -198,6 +201,20 @@ export function trialCodeFiles(root: string = REPO_ROOT): string[] {
   return [...new Set([...graph.files, ...byPath, lockfile(root)])].sort();
 }
 
+/**
+ * The kind of filesystem `dir` (or its nearest existing parent) is on, by its magic number
+ * (0xef53 ext2/3/4, 0x1021994 tmpfs, 0x58465342 xfs, 0x9123683e btrfs, 0x794c7630 overlayfs…).
+ */
+export function filesystemKind(dir: string): string {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    try {
+      return `0x${statfsSync(d).type.toString(16)}`;
+    } catch {
+      if (d === path.dirname(d)) return "unknown";
+    }
+  }
+}
+
 /** What the harness is: the code a trial runs (trialCodeFiles), and the system that runs the sandboxes. */
 function harnessFingerprint(root: string): string {
   const code = trialCodeFiles(root);
@@ -208,7 +225,13 @@ function harnessFingerprint(root: string): string {
   } catch {
     // no os-release: nothing to add
   }
-  return hashValue({ code: hashFiles(code, root), node: process.version, bwrap: (bwrap.stdout ?? "").trim(), os: osRelease });
+  return hashValue({
+    code: hashFiles(code, root),
+    node: process.version,
+    bwrap: (bwrap.stdout ?? "").trim(),
+    os: osRelease,
+    trialsFilesystem: filesystemKind(DEFAULT_TRIALS_DIR),
+  });
 }
 
 /** The world and the goal: task.yaml, setup.sh, tests/. */

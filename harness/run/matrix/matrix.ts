@@ -13,6 +13,8 @@ import { agentDeterministic, agentProduct, agentSampled } from "../../trial/agen
 import { changedParts, Fingerprinter } from "./fingerprint.ts";
 import type { RunOutput } from "../output/output.ts";
 import { storable, type ResultStore } from "./result-store.ts";
+import { disagreements } from "./record-check.ts";
+import { answeredByPerson } from "../../trial/approvers/registry.ts";
 import type { TrialFingerprint, TrialRecord } from "../../model/record/record.ts";
 import { agentLabel, runTrial, type TrialSpec } from "../../trial/trial.ts";
 import { TrialQueue } from "./trial-queue.ts";
@@ -47,6 +49,8 @@ export interface MatrixOptions {
   extend?: boolean;
   /** Told before any trial runs what resuming and the store will reuse (runMatrix's `ReuseStats`). */
   onReuse?: (stats: ReuseStats) => void;
+  /** The fingerprints to compute with (one per process keeps each part computed once); default a new one. */
+  fingerprints?: Fingerprinter;
 }
 
 /** What a run took from earlier work instead of running it. */
@@ -60,6 +64,8 @@ export interface ReuseStats {
   served: number;
   /** Trials to run. */
   toRun: number;
+  /** Stored trials whose record disagrees with their own event log (record-check.ts): not served, run again. */
+  disagreeing?: { trial_id: string; fields: string[] }[];
 }
 
 /** The out dir's matrix: every planned trial id of the whole (unsharded) matrix, hashed. */
@@ -129,7 +135,7 @@ export function planTrials(opts: Omit<MatrixOptions, "output" | "resume" | "conc
 
 export async function runMatrix(opts: MatrixOptions): Promise<TrialRecord[]> {
   const planned = planTrials(opts);
-  const fingerprints = new Fingerprinter();
+  const fingerprints = opts.fingerprints ?? new Fingerprinter();
   const fps = new Map<TrialSpec, TrialFingerprint>(planned.map((s) => [s, fingerprints.of(s, agentLabel(s.agent))]));
   const { shard: _shard, ...unsharded } = opts;
   const whole = matrixId(planTrials(unsharded).map((s) => s.trialId));
@@ -177,12 +183,23 @@ export async function runMatrix(opts: MatrixOptions): Promise<TrialRecord[]> {
   // What the store holds is not run again.
   const served: { spec: TrialSpec; stored: NonNullable<ReturnType<ResultStore["get"]>> }[] = [];
   const todo: TrialSpec[] = [];
+  const disagreeing: { trial_id: string; fields: string[] }[] = [];
   for (const s of fresh) {
-    const stored = opts.store && agentDeterministic(s.agent) ? opts.store.get(fps.get(s)!.trial, opts.runId) : undefined;
-    if (stored && stored.record.trial_id === s.trialId) served.push({ spec: s, stored });
+    // What a person answered is never served: the next run's person may answer otherwise.
+    const stored = opts.store && agentDeterministic(s.agent) && !answeredByPerson(s.approver) ? opts.store.get(fps.get(s)!.trial, opts.runId) : undefined;
+    const wrong = stored && stored.record.trial_id === s.trialId ? disagreements(stored) : [];
+    if (wrong.length > 0) disagreeing.push({ trial_id: s.trialId, fields: wrong });
+    if (stored && stored.record.trial_id === s.trialId && wrong.length === 0) served.push({ spec: s, stored });
     else todo.push(s);
   }
-  opts.onReuse?.({ planned: planned.length, resumed, stale, served: served.length, toRun: todo.length });
+  opts.onReuse?.({
+    planned: planned.length,
+    resumed,
+    stale,
+    served: served.length,
+    toRun: todo.length,
+    ...(disagreeing.length > 0 ? { disagreeing } : {}),
+  });
   let count = records.length;
   await opts.output.appendServed(served.map((s) => s.stored));
   for (const { stored } of served) {
@@ -200,7 +217,7 @@ export async function runMatrix(opts: MatrixOptions): Promise<TrialRecord[]> {
       await states?.done(spec.task.task.id);
       const fp = fps.get(spec)!;
       result.record.fingerprint = fp;
-      if (opts.store && storable(result, agentDeterministic(spec.agent))) opts.store.put(fp.trial, result);
+      if (opts.store && storable(result, agentDeterministic(spec.agent), answeredByPerson(spec.approver))) opts.store.put(fp.trial, result);
       opts.output.appendTrial(result.record, result.approvals, result.events);
       records.push(result.record);
       opts.onTrial?.(result.record, ++count, planned.length);

@@ -5,8 +5,13 @@
  * written atomically (a temporary file renamed into place), read by exact fingerprint.
  *
  * Only what would come out the same again is stored: trials of deterministic agents (scripted
- * personas, the reference, nop) that passed or failed, with nothing that depends on timing (a
- * gate, hook or approver that timed out, the trial's own time running out, the hidden test's).
+ * personas, the reference, nop) that passed or failed, answered by no person (`--approvers
+ * human` is never stored nor served), with nothing that depends on timing: no event carries a
+ * timing code (kernel/timing.ts: a gate, hook or approver that timed out, a tool call that hit its
+ * call_timeout_sec, the trial's own time running out), and the hidden test did not time out.
+ * The filesystem the trials run on is a host fact of the fingerprint (fingerprint.ts). A stored
+ * record is served only when it agrees with its own event log (record-check.ts; the matrix
+ * checks it and runs a disagreeing trial again, saying so).
  * A served record takes the current run's id; everything else is as it was stored.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
@@ -16,6 +21,7 @@ import type { ApprovalRecord } from "../../trial/approvers/broker.ts";
 import { redactDeep } from "../../text/redact/redact.ts";
 import type { TrialRecord } from "../../model/record/record.ts";
 import type { TrialEvent } from "../../trial/trial.ts";
+import { timingDependent } from "../../../kernel/timing.ts";
 
 export interface StoredTrial {
   record: TrialRecord;
@@ -23,19 +29,26 @@ export interface StoredTrial {
   events: TrialEvent[];
 }
 
-/** 2: entries hold the redacted form of a trial (what the run folder holds), so they are served without redacting again. */
-const VERSION = 2;
+/**
+ * 2: entries hold the redacted form of a trial (what the run folder holds), so they are served without redacting again.
+ * 3: event logs carry the trial's `effects`, which the record's harm is checked against; earlier entries are not served.
+ */
+const VERSION = 3;
 /** The store's default size cap: past it, `gc` removes the least recently used trials. */
 export const DEFAULT_STORE_MAX_BYTES = 512 * 1024 * 1024;
 
-/** Whether a finished trial would come out the same if run again (see the module comment). */
-export function storable(t: StoredTrial, deterministic: boolean): boolean {
-  if (!deterministic) return false;
+/** Event types that say the trial ran out of time or failed on its way: never stored. */
+const UNSTORABLE_EVENTS: ReadonlySet<string> = new Set(["trial_timeout", "call_timed_out", "agent_error", "harness_error"]);
+
+/**
+ * Whether a finished trial would come out the same if run again (see the module comment):
+ * `deterministic`, the agent plays the same steps; `person`, a person answered its questions.
+ */
+export function storable(t: StoredTrial, deterministic: boolean, person = false): boolean {
+  if (!deterministic || person) return false;
   if (t.record.outcome !== "passed" && t.record.outcome !== "failed") return false;
   for (const e of t.events) {
-    if (e.type === "trial_timeout" || e.type === "agent_error" || e.type === "harness_error") return false;
-    if (e.type === "tool_requested" && typeof e.code === "string" && /timeout/.test(e.code)) return false;
-    if (e.type === "confirmation_answered" && typeof e.code === "string" && /timeout/.test(e.code)) return false;
+    if (UNSTORABLE_EVENTS.has(e.type) || timingDependent(e.code)) return false;
     if (e.type === "hidden_test" && e.timed_out === true) return false;
   }
   return true;

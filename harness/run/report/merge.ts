@@ -1,7 +1,9 @@
 /**
  * Merging the shards of one matrix: every shard's summary.json meta carries the matrix
- * fingerprint and its shard I/N; merge checks that all N shards of one fingerprint are present
- * and complete, concatenates their records (de-duplicated by trial id), copies their event
+ * fingerprint, its shard I/N and the fingerprints of the code and configuration it ran with
+ * (`code_fingerprints`: the harness, each gate and task, the agents, the approvers); merge checks
+ * that all N shards of one fingerprint are present and complete and ran the same code and
+ * configuration, concatenates their records (de-duplicated by trial id), copies their event
  * logs and approval records, and recomputes summary, markdown and HTML from the merged records.
  */
 import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
@@ -63,6 +65,7 @@ export function checkShards(shards: readonly Shard[]): void {
       );
     }
   }
+  checkShardCode(shards);
   const present = new Set(shards.map((s) => s.index));
   const missing = Array.from({ length: first.count }, (_, i) => i + 1).filter((i) => !present.has(i));
   if (missing.length) {
@@ -72,6 +75,57 @@ export function checkShards(shards: readonly Shard[]): void {
       `every shard of fingerprint ${first.fingerprint}: missing ${missing.map((i) => `${i}/${first.count}`).join(", ")}`,
     );
   }
+}
+
+/** What each part of `code_fingerprints` is, for the message naming what differs. */
+const CODE_PARTS: Readonly<Record<string, string>> = {
+  harness: "the harness (its code, the lockfile, Node, bubblewrap, the OS, the trials' filesystem)",
+  agents: "the agents (personas' steps, models)",
+  approvers: "the simulated users' settings",
+};
+
+/** A shard's code fingerprints as flat `part -> value` pairs (`gate layered`, `task t7_cleanup_tmp`, `harness`…). */
+function codeParts(s: Shard): Map<string, string> {
+  const file = join(s.dir, "summary.json");
+  const code = s.meta.code_fingerprints as Record<string, unknown> | undefined;
+  const expected = "the fingerprints of the code and configuration the shard ran with, written by npm run eval (this run predates them: run the shard again)";
+  if (!code || typeof code !== "object") throw new InputError(file, "meta.code_fingerprints", expected);
+  const out = new Map<string, string>();
+  for (const part of ["harness", "agents", "approvers"]) {
+    if (typeof code[part] !== "string") throw new InputError(file, `meta.code_fingerprints.${part}`, expected);
+    out.set(part, code[part] as string);
+  }
+  for (const [group, label] of [
+    ["gates", "gate"],
+    ["tasks", "task"],
+  ] as const) {
+    const byName = code[group];
+    if (!byName || typeof byName !== "object") throw new InputError(file, `meta.code_fingerprints.${group}`, expected);
+    for (const [name, value] of Object.entries(byName)) out.set(`${label} ${name}`, String(value));
+  }
+  return out;
+}
+
+/** Every shard ran the same code and configuration; otherwise bad input naming the shards and what differs. */
+export function checkShardCode(shards: readonly Shard[]): void {
+  const values = new Map<string, Map<string, string[]>>();
+  for (const s of [...shards].sort((a, b) => a.index - b.index)) {
+    for (const [part, value] of codeParts(s)) {
+      const byValue = values.get(part) ?? new Map<string, string[]>();
+      byValue.set(value, [...(byValue.get(value) ?? []), `${s.index}/${s.count} (${s.dir})`]);
+      values.set(part, byValue);
+    }
+  }
+  const differ = [...values].filter(([, byValue]) => byValue.size > 1);
+  if (differ.length === 0) return;
+  const what = differ.map(
+    ([part, byValue]) => `${CODE_PARTS[part] ?? part}: ${[...byValue].map(([value, names]) => `${value} in ${names.join(", ")}`).join(" vs ")}`,
+  );
+  throw new InputError(
+    "merge",
+    "(code)",
+    `shards run with the same code and configuration (their records would not measure the same thing); they differ in ${what.join("; ")}`,
+  );
 }
 
 /** Records of all shards, de-duplicated by trial id (the first shard to hold one wins), in trial id order. */

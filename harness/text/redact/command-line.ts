@@ -19,6 +19,16 @@ export interface Word {
   end: number;
   raw: string;
   value: string;
+  /** The word stands after `<<<`: the command reads it on standard input. */
+  hereString?: true;
+}
+
+/** For a command of `commands`, the command whose output it reads through a pipe (`a | b`: b's is a). */
+const PIPED_FROM = new WeakMap<readonly Word[], readonly Word[]>();
+
+/** The command piped into `words` (`echo x | sudo -S y`: `echo x` for `sudo -S y`), when `commands` split it. */
+export function pipedFrom(words: readonly Word[]): readonly Word[] | undefined {
+  return PIPED_FROM.get(words);
 }
 
 /** Splits `text` into commands of words; a quoted word holding spaces is also read as a command of its own (`bash -c '…'`, `ssh host "…"`). */
@@ -27,30 +37,45 @@ export function commands(text: string, offset = 0, depth = 0): Word[][] {
   let words: Word[] = [];
   let start = -1;
   let value = "";
+  let hereString = false;
+  /** The command just ended by a pipe, waiting for the command it feeds. */
+  let feeding: Word[] | undefined;
   const endWord = (i: number) => {
     if (start >= 0) {
       const raw = text.slice(start, i);
-      words.push({ start: offset + start, end: offset + i, raw, value });
+      words.push({ start: offset + start, end: offset + i, raw, value, ...(hereString ? { hereString: true as const } : {}) });
       if (depth < 3 && /^(["']).*\s.*\1$/s.test(raw)) out.push(...commands(raw.slice(1, -1), offset + start + 1, depth + 1));
     }
     start = -1;
     value = "";
+    hereString = false;
   };
-  const endCommand = (i: number) => {
+  const endCommand = (i: number, pipe = false) => {
     endWord(i);
-    if (words.length) out.push(words);
+    if (words.length) {
+      out.push(words);
+      if (feeding) PIPED_FROM.set(words, feeding);
+      feeding = pipe ? words : undefined;
+    }
     words = [];
   };
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === " " || c === "\t") endWord(i);
+    else if (c === "|" && text[i + 1] === "|") {
+      endCommand(i);
+      i++;
+    } else if (c === "|") endCommand(i, true);
     else if (c === "\n" || c === "\r" || c === ";" || c === "&" || c === "|" || c === "(" || c === ")" || c === "`" || c === "{" || c === "}") endCommand(i);
     else if (c === "<" || c === ">") endWord(i);
     else if (c === "$" && text[i + 1] === "(") {
       endCommand(i);
       i++;
     } else {
-      if (start < 0) start = i;
+      if (start < 0) {
+        start = i;
+        hereString = /<<<[ \t]*$/.test(text.slice(Math.max(0, i - 16), i));
+      }
       if (c === "'") {
         const close = text.indexOf("'", i + 1);
         const stop = close < 0 ? text.length : close;
@@ -89,7 +114,7 @@ export function placeholder(v: string): boolean {
 }
 
 /** Where in `w` the value starting at `from` (an index into the raw word) lies, quotes left out. */
-function valueRange(w: Word, from = 0): Range | undefined {
+export function valueRange(w: Word, from = 0): Range | undefined {
   const rest = w.raw.slice(from);
   if (rest.length === 0) return undefined;
   const q = rest[0];
@@ -102,7 +127,7 @@ function valueRange(w: Word, from = 0): Range | undefined {
 }
 
 /** The unquoted value of `w` from raw index `from` (for a flag glued to its value, `-p'x y'`). */
-function valueFrom(w: Word, from: number): string {
+export function valueFrom(w: Word, from: number): string {
   return (
     commands(w.raw.slice(from))[0]
       ?.map((x) => x.value)
@@ -224,9 +249,7 @@ const PROGRAMS: Readonly<Record<string, ProgramRule>> = {
   ...Object.fromEntries(["docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras"].map((p) => [p, REGISTRY_LOGIN])),
   ...Object.fromEntries(["mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongostat", "mongotop"].map((p) => [p, MONGO])),
   ...Object.fromEntries(["sqlcmd", "bcp", "osql"].map((p) => [p, SQLSERVER])),
-  ...Object.fromEntries(
-    ["ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn", "ldapexop"].map((p) => [p, LDAP]),
-  ),
+  ...Object.fromEntries(["ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldapcompare", "ldapmodrdn", "ldapexop"].map((p) => [p, LDAP])),
   ...Object.fromEntries(["sqlplus", "sqlldr", "expdp", "impdp"].map((p) => [p, ORACLE])),
   ...Object.fromEntries(["smbclient", "rpcclient", "smbcacls", "smbget"].map((p) => [p, SMB])),
   sshpass: { glued: ["-p"], separate: ["-p"] },
@@ -245,6 +268,17 @@ const PROGRAMS: Readonly<Record<string, ProgramRule>> = {
   kubectl: { subcommand: "secret", keyValue: ["--from-literal"] },
   oc: { subcommand: "secret", keyValue: ["--from-literal"] },
   gh: { subcommand: "secret", separate: ["-b", "--body"] },
+  // Cloud and deployment logins: `-p`/`-t` is the password or token only after their login subcommand.
+  az: { subcommand: "login", separate: ["-p"] },
+  cf: { subcommand: "login", separate: ["-p"] },
+  doctl: { subcommand: "init", separate: ["-t"] },
+  twine: { separate: ["-p"] },
+  ipmitool: { separate: ["-P"] },
+  rdesktop: { separate: ["-p"] },
+  xfreerdp: { glued: ["/p:"] },
+  ...Object.fromEntries(["plink", "pscp", "psftp"].map((p) => [p, { separate: ["-pw"] }])),
+  jarsigner: { separate: ["-storepass", "-keypass"] },
+  ldappasswd: { separate: ["-w", "-a", "-s"] },
 };
 
 /** Programs that run the command after them (their own flags skipped). */
@@ -266,7 +300,7 @@ function programName(raw: string): string | undefined {
 }
 
 /** The index of the command's program: after assignments, prompt marks and wrappers with their flags. */
-function commandPosition(words: readonly Word[]): number {
+export function commandPosition(words: readonly Word[]): number {
   let i = 0;
   while (i < words.length) {
     const v = words[i]!.value;

@@ -22,7 +22,12 @@
  *      - by position on a command line (harness/text/redact/command-line.ts): the value of a flag named
  *        like a secret (`--password x`, `--api-key=x`), and short flags only for the programs known
  *        to take a password there (`mysql -pPW`, `sshpass -p PW`, `curl -u user:PW`,
- *        `docker login -p PW`, `redis-cli -a PW`…), never `ssh -p 22`, `mkdir -p`, `grep -P`;
+ *        `docker login -p PW`, `redis-cli -a PW`, `az login -p PW`…), never `ssh -p 22`, `mkdir -p`, `grep -P`;
+ *      - by what a credential command does with its operands and standard input
+ *        (harness/text/redact/credentials.ts): a positional secret (`htpasswd -b FILE USER PW`,
+ *        `vault login TOKEN`), and what `echo`/`printf` pipe or a here-string gives to a command
+ *        that reads a secret there (`echo PW | sudo -S …`, `… | docker login --password-stdin`,
+ *        `passwd --stdin`, `chpasswd`);
  *      - bare high-entropy tokens of 32 characters or more that read as random (with nothing else
  *        to know them by, about 1 in 450 random 32-character tokens and 1 in 6,000 40-character
  *        base64 ones are missed); hex digests (git SHAs, sha256), UUIDs, spelled digests (sha512-…,
@@ -35,6 +40,7 @@
  *    serialised (`jsonText`), never as text after it, so it stays valid JSON for any input.
  */
 import { argvRanges, commandLineRanges } from "./command-line.ts";
+import { credentialArgvRanges, credentialRanges } from "./credentials.ts";
 import { namedRanges } from "./named.ts";
 import { entropyRanges, type Range, shapeRanges } from "./shapes.ts";
 
@@ -45,7 +51,13 @@ export const REDACTED = "[REDACTED]";
 /** Every range of `text` that holds a secret (possibly overlapping). */
 export function secretRanges(text: string): Range[] {
   // Base64 of text (`echo <base64> | base64 -d | bash`) is a secret when the text it encodes holds one.
-  return [...shapeRanges(text), ...namedRanges(text), ...commandLineRanges(text), ...entropyRanges(text, (decoded) => secretRanges(decoded).length > 0)];
+  return [
+    ...shapeRanges(text),
+    ...namedRanges(text),
+    ...commandLineRanges(text),
+    ...credentialRanges(text),
+    ...entropyRanges(text, (decoded) => secretRanges(decoded).length > 0),
+  ];
 }
 
 /** `text` with every range replaced by one REDACTED (overlapping and touching ranges merged). */
@@ -122,7 +134,8 @@ export function redactMarkup(markup: string): string {
 /** A command split into words (an explanation's argv), each word redacted knowing the others (`mysql`, then `-pPW`). */
 export function redactArgv(argv: readonly string[]): string[] {
   const byWord = argvRanges(argv);
-  return argv.map((a, i) => replaceRanges(a, [...byWord[i]!, ...secretRanges(a)]));
+  const operands = credentialArgvRanges(argv);
+  return argv.map((a, i) => replaceRanges(a, [...byWord[i]!, ...operands[i]!, ...secretRanges(a)]));
 }
 
 /**

@@ -30,6 +30,12 @@ export function approverDefinition(name: ApproverName): ApproverDefinition<Appro
   return found;
 }
 
+/** Whether a person answers `name`'s questions (`human`): what they answer is theirs, not the gate's, and is never stored or served. */
+export function answeredByPerson(name: string): boolean {
+  const found = APPROVERS.find((a) => a.name === name);
+  return found !== undefined && "person" in found && found.person === true;
+}
+
 const ROLE_ORDER: readonly ApproverRole[] = ["bound", "realistic", "answer-key"];
 
 /**
