@@ -14,6 +14,8 @@ import { reportLeftOnDisk } from "../process/remove-tree.ts";
 import { copyRoots, emptyInCopier, removeInCopier, type CopyResult } from "./copier.ts";
 import { copyTreeDeep } from "./deep-copy.ts";
 import { allocateIdentity, chownTree, releaseIdentity, type SandboxIdentity } from "./identity.ts";
+import { InputError } from "../../../kernel/errors.ts";
+import { copyWithin, type Within } from "../files/contained.ts";
 
 export const DEFAULT_TRIALS_DIR = path.join(os.tmpdir(), "gatebench-trials");
 
@@ -128,15 +130,21 @@ export async function stageDir(t: TrialDir, name: string): Promise<string> {
   return d;
 }
 
-/** Copies a host file or folder into a staged folder, readable (not writable) by the sandbox user. */
-export async function stageCopy(t: TrialDir, hostPath: string, name: string): Promise<string> {
+/**
+ * Copies a host file or folder into a staged folder, readable (not writable) by the sandbox user.
+ * With `within` (a task's files), links are followed only inside that folder and only regular
+ * files and folders are copied (files/contained.ts): a refusal is the InputError it throws.
+ */
+export async function stageCopy(t: TrialDir, hostPath: string, name: string, within?: Within): Promise<string> {
   const d = await stageDir(t, name);
   const dst = path.join(d, path.basename(hostPath));
   try {
-    // In-process: a host file or folder of the harness (links into it are copied as their targets).
-    await fs.cp(hostPath, dst, { recursive: true, dereference: true, errorOnExist: true });
+    if (within) copyWithin(hostPath, dst, within);
+    // In-process: a host file or folder the user named for the harness (a hook file): links into it are copied as their targets.
+    else await fs.cp(hostPath, dst, { recursive: true, dereference: true, errorOnExist: true });
     await openUp(dst);
   } catch (e) {
+    if (e instanceof InputError) throw e;
     throw new Error(`cannot stage ${hostPath}: ${(e as Error).message}`);
   }
   return dst;
