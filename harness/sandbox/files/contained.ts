@@ -38,6 +38,8 @@ export const MAX_TREE_ENTRIES = 100_000;
 export interface Within {
   root: string;
   what: string;
+  /** At most this many paths in a walk (default MAX_TREE_ENTRIES). */
+  maxEntries?: number;
 }
 
 /** One path of a walk: as named inside the tree (`path`, `rel`) and where it really is (`real`, no links). */
@@ -78,24 +80,25 @@ function notRegular(p: string, st: Stats, w: Within | undefined): InputError {
 /** The real folder of a `Within` (itself resolved: a root given through a link is where it leads). */
 function realRoot(w: Within): string {
   try {
-    return realpathSync(w.root);
+    return realpathSync.native(w.root);
   } catch (e) {
     throw new InputError(displayPath(w.root), "(folder)", `an existing folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
 }
 
-/** Where `p` really is, refusing a link that loops, dangles or leaves `rootReal`. */
-function resolveInside(p: string, rootReal: string, w: Within): string {
+/** Where `p` really is, refusing a link that loops, dangles or leaves `rootReal`; `shown` is its name in messages. */
+function resolveInside(at: string, rootReal: string, w: Within, shown = at): string {
+  const p = shown;
   let real: string;
   try {
-    real = realpathSync(p);
+    real = realpathSync.native(at);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ELOOP") throw new InputError(displayPath(p), "(link)", `a link that does not loop (inside ${describe(w)})`);
     if (code === "ENOENT") {
       let target = "";
       try {
-        target = readlinkSync(p);
+        target = readlinkSync(at);
       } catch {
         // not a link: the file itself is gone
       }
@@ -119,22 +122,25 @@ function resolveInside(p: string, rootReal: string, w: Within): string {
  */
 export function walkWithin(start: string, w: Within, visit: (e: TreeEntry) => void): void {
   const rootReal = realRoot(w);
+  const max = w.maxEntries ?? MAX_TREE_ENTRIES;
   let count = 0;
-  const rec = (p: string, rel: string, ancestors: readonly string[]) => {
-    if (++count > MAX_TREE_ENTRIES)
-      throw new InputError(displayPath(start), "(folder)", `at most ${MAX_TREE_ENTRIES} files and folders (counting every path its links lead to)`);
-    const real = resolveInside(p, rootReal, w);
-    const st = statSync(real);
+  // `at`: where the entry is when its folder is taken as resolved (its real folder joined with its name)
+  const rec = (p: string, at: string, rel: string, ancestors: readonly string[]) => {
+    if (++count > max) throw new InputError(displayPath(start), "(folder)", `at most ${max} files and folders (counting every path its links lead to)`);
+    const l = lstatSync(at, { throwIfNoEntry: false });
+    // Only a link (or the start) needs resolving; anything else is where its resolved folder is.
+    const real = !l || l.isSymbolicLink() || ancestors.length === 0 ? resolveInside(at, rootReal, w, p) : at;
+    const st = real === at && l ? l : statSync(real);
     if (st.isDirectory()) {
       if (ancestors.includes(real))
         throw new InputError(displayPath(p), "(link)", `a link that does not loop (it leads back to ${displayPath(real) || "."}, a folder it is in)`);
       visit({ path: p, rel, real, kind: "dir", mode: st.mode, size: 0 });
       const next = [...ancestors, real];
-      for (const name of readdirSync(real).sort()) rec(path.join(p, name), rel ? `${rel}/${name}` : name, next);
+      for (const name of readdirSync(real).sort()) rec(path.join(p, name), path.join(real, name), rel ? `${rel}/${name}` : name, next);
     } else if (st.isFile()) visit({ path: p, rel, real, kind: "file", mode: st.mode, size: st.size });
     else throw notRegular(p, st, w);
   };
-  rec(start, "", []);
+  rec(start, start, "", []);
 }
 
 /** Check a whole tree (see walkWithin): the first problem is thrown. */
@@ -158,6 +164,9 @@ export function readRegularFile(file: string, opts: { maxBytes?: number; shown?:
       // O_NOFOLLOW on a link: the caller resolves links (readFileWithin); a bare read never follows one.
       throw new InputError(shown, "(file)", "a regular file, not a link");
     }
+    // A socket cannot be opened at all (ENXIO): say what it is.
+    const st = opts.follow ? statSync(file, { throwIfNoEntry: false }) : lstatSync(file, { throwIfNoEntry: false });
+    if (st && !st.isFile()) throw notRegular(file, st, opts.within);
     throw new InputError(shown, "(file)", `a readable file (${code ?? (e as Error).message})`);
   }
   try {

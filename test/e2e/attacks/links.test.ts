@@ -12,19 +12,7 @@
  *   that is a link out of its parent or lacks the store's marker, and deletes only its own entries.
  */
 import { spawnSync } from "node:child_process";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -132,7 +120,6 @@ describe("attack: links in the folders the harness reads", () => {
     expect(m2.status, m2.out).toBe(2);
     expect(m2.out).toContain(`shard/trials/${log}`);
     expect(filesHolding(join(work, "merged2"), secret)).toEqual([]);
-
   }, 240_000);
 
   it("store gc deletes only its own entries: never through a store linked out of its parent, never in a folder it did not mark", () => {

@@ -58,10 +58,7 @@ describe("attack: a shared cassette", () => {
     const host = temp("gb-attack-replay-host-");
     const marker = join(host, "extension-ran");
     const extension = join(host, "evil.mjs");
-    writeFileSync(
-      extension,
-      `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default function (pi) {}\n`,
-    );
+    writeFileSync(extension, `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default function (pi) {}\n`);
     const hookMarker = join(host, "hook-ran");
     const dir = cassette(["none", `pi-extension:${extension}`, `claude-hook:touch ${hookMarker}`]);
     const r = replay(dir);
