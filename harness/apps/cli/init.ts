@@ -28,7 +28,7 @@ import {
   readFileSync,
   realpathSync,
   statSync,
-  writeSync,
+  writeFileSync,
   type Stats,
 } from "node:fs";
 import path from "node:path";
@@ -130,9 +130,7 @@ function writeNoFollow(target: string, text: string, mode: number): void {
     const st = fstatSync(fd);
     if (!st.isFile() || st.nlink > 1) throw new InputError("gatebench init", target, "a regular file with one name (it changed while init ran)");
     ftruncateSync(fd, 0);
-    const bytes = Buffer.from(text);
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off, off);
+    writeFileSync(fd, text);
     // A new file gets its mode exactly (the umask may have taken bits); an existing one keeps its own.
     if (created) fchmodSync(fd, mode);
   } finally {
