@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { selectGateConfigs } from "../../../gates/config.ts";
+import { parseGateEntry } from "../../../gates/config-entry.ts";
 import { parseApproverNames } from "../../trial/approvers/index.ts";
 import { ESTIMATE_ENCODING } from "../../trial/agent/tokens.ts";
 import { PRICE_REFERENCE_LABEL } from "../../trial/agent/price-reference.ts";
@@ -23,7 +24,7 @@ import { collectRunMeta } from "../../run/report/metadata.ts";
 import { createProgress } from "../../run/report/progress.ts";
 import { publishRun, type Published } from "../../run/report/publish.ts";
 import { Recordings } from "../../trial/agent/drivers/recordings.ts";
-import { Cassette, CassetteWriter } from "../../trial/agent/drivers/cassette.ts";
+import { Cassette, CassetteWriter, MANIFEST_FILE } from "../../trial/agent/drivers/cassette.ts";
 import { preflightSelectors } from "../../trial/agent/drivers/registry.ts";
 import { preflightGateConfigs } from "../../trial/gate-preflight.ts";
 import { type AgentSelector, checkPersonasExist, pairGates, parseAgentSelectors } from "../../run/matrix/agents.ts";
@@ -306,7 +307,8 @@ export async function evalMain(argv: string[]): Promise<number> {
   const catalog = new TaskCatalog(a["tasks-dir"] ?? []);
   const tasks = catalog.load(catalog.select(a.tasks ?? recorded?.tasks.join(",")));
   if (tasks.length === 0) throw new InputError(a["tasks-dir"]?.join(", ") ?? "tasks/", "(folder)", "at least one task");
-  const gateSpec = a.gates ?? recorded?.gates.join(",");
+  // A replay takes over only built-in configurations from the cassette; anything that loads code must be named with --gates.
+  const gateSpec = a.gates ?? (cassette ? recordedGates(cassette) : undefined);
   const parsed = parseAgentSelectors(a.agents ?? cassette?.models.join(","));
   const gates = pairGates(selectGateConfigs(gateSpec), parsed, gateSpec !== undefined);
   checkPersonasExist(parsed, tasks);
@@ -460,6 +462,30 @@ export function checkBareRecord(argv: readonly string[]): void {
       "--record",
       "a folder: --record DIR keeps every model request and response (replayed with --replay DIR); the old persona recording is --record-personas",
     );
+}
+
+/**
+ * `--replay` without `--gates`: the gates the cassette was recorded with, when every one is a
+ * built-in configuration. A hook, an extension or a configuration file loads code or files the
+ * cassette names, and a cassette is anyone's: such a gate runs only when the user names it.
+ */
+export function recordedGates(cassette: Cassette): string {
+  const gates = cassette.manifest.matrix.gates;
+  gates.forEach((g, i) => {
+    let kind: string;
+    try {
+      kind = parseGateEntry(g, { flag: "--gates" }).kind;
+    } catch {
+      kind = "unknown";
+    }
+    if (kind !== "builtin")
+      throw new InputError(
+        join(cassette.dir, MANIFEST_FILE),
+        `matrix.gates[${i}]`,
+        `a built-in gate configuration when --gates is not given (got ${JSON.stringify(g)}: a hook, extension or configuration file named by a cassette is never loaded from it; to run it, name it yourself, e.g. --gates ${JSON.stringify(g)})`,
+      );
+  });
+  return gates.join(",");
 }
 
 /** `--replay`: every real model of --agents plays its recording; one the recording lacks is bad input. */

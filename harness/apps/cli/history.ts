@@ -65,7 +65,14 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
     throw new InputError(
       "command line",
       positionals.join(" "),
-      `agent sessions in one of the formats ${TRANSCRIPT_FORMATS.join(", ")} (${files.length} candidate file(s), none readable as a session)`,
+      `agent sessions in one of the formats ${TRANSCRIPT_FORMATS.join(", ")} (${files.length} candidate file(s), none readable as a session${
+        skipped.length
+          ? `: ${skipped
+              .slice(0, 3)
+              .map((s) => `${s.file}: ${s.reason}`)
+              .join("; ")}${skipped.length > 3 ? `; and ${skipped.length - 3} more` : ""}`
+          : ""
+      })`,
     );
   // Deciding needs a sandbox world (an empty one), which could not start without reaching what it binds.
   checkSandboxAccess();

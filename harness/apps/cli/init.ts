@@ -7,8 +7,30 @@
  * validates (gatebench/tasks/), and a GitHub workflow that runs gatebench on the repository's
  * pull requests and posts the table as one sticky comment (.github/workflows/gatebench.yml).
  * An existing file is never overwritten without --force: then nothing is written, exit 2.
+ *
+ * A cloned repository may hold links, so every target is checked before anything is written:
+ * each folder on its way must lead (links resolved) to a place inside the repository, and the
+ * file itself must be absent or a regular file with one name (not a link, FIFO or hard link);
+ * otherwise nothing is written, exit 2, naming the path. A file is opened without following a
+ * link, and an existing one keeps its mode.
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fchmodSync,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { InputError } from "../../../kernel/errors.ts";
@@ -16,6 +38,7 @@ import { PACKAGE_ROOT } from "../../../kernel/package-root.ts";
 import { renderHelp, type FlagHelp } from "./help.ts";
 import { parseCli, runIfMain } from "./main.ts";
 import { sayOut } from "../../text/redact/terminal.ts";
+import { isInside, kindOf } from "../../sandbox/files/contained.ts";
 
 export const STARTER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "starter");
 
@@ -53,10 +76,80 @@ export function starterFiles(version = gatebenchVersion()): StarterFile[] {
   return out;
 }
 
+function lstatOrUndefined(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why `rel` cannot be written inside `root` (the repository, resolved), or undefined when it can:
+ * every existing folder on the way leads inside the repository, and the file is absent or a
+ * regular file with one name.
+ */
+function unsafeTarget(root: string, rel: string): string | undefined {
+  const parts = rel.split("/");
+  let at = root;
+  for (let i = 0; i < parts.length; i++) {
+    at = path.join(at, parts[i]!);
+    const st = lstatOrUndefined(at);
+    if (!st) return undefined; // the rest is created, inside what was checked
+    const last = i === parts.length - 1;
+    if (st.isSymbolicLink()) {
+      if (last) return `${at} is a link (init never writes through a link)`;
+      let real: string;
+      try {
+        real = realpathSync(at);
+      } catch {
+        return `${at} is a link that leads nowhere`;
+      }
+      if (!isInside(real, root)) return `${at} is a link out of the repository (to ${real})`;
+      if (!statSync(real).isDirectory()) return `${at} leads to ${real}, which is not a folder`;
+    } else if (!last && !st.isDirectory()) return `${at} is not a folder`;
+    else if (last && !st.isFile()) return `${at} is ${kindOf(st)}, not a regular file`;
+    else if (last && st.nlink > 1) return `${at} has ${st.nlink} names (a hard link: writing it would change the others)`;
+  }
+  return undefined;
+}
+
+/** Write one file without following a link; an existing file keeps its mode, a new one gets `mode`. */
+function writeNoFollow(target: string, text: string, mode: number): void {
+  const NOFOLLOW = constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+  let fd: number;
+  let created = true;
+  try {
+    fd = openSync(target, NOFOLLOW | constants.O_CREAT | constants.O_EXCL, mode);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    created = false;
+    fd = openSync(target, NOFOLLOW);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.nlink > 1) throw new InputError("gatebench init", target, "a regular file with one name (it changed while init ran)");
+    ftruncateSync(fd, 0);
+    writeFileSync(fd, text);
+    // A new file gets its mode exactly (the umask may have taken bits); an existing one keeps its own.
+    if (created) fchmodSync(fd, mode);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Write the starter files into `dir`; without `force`, any that exists already is bad input and nothing is written. */
 export function writeStarter(dir: string, opts: { force?: boolean; version?: string } = {}): StarterFile[] {
   const files = starterFiles(opts.version);
-  const existing = files.filter((f) => existsSync(path.join(dir, f.path)));
+  const root = realpathSync(dir);
+  const unsafe = files.map((f) => [f.path, unsafeTarget(root, f.path)] as const).filter(([, why]) => why !== undefined);
+  if (unsafe.length > 0)
+    throw new InputError(
+      "gatebench init",
+      unsafe.map(([p]) => p).join(", "),
+      `paths inside ${dir} that init may write (nothing was written): ${unsafe.map(([, why]) => why).join("; ")}`,
+    );
+  const existing = files.filter((f) => lstatOrUndefined(path.join(root, f.path)));
   if (existing.length > 0 && !opts.force)
     throw new InputError(
       "gatebench init",
@@ -64,10 +157,9 @@ export function writeStarter(dir: string, opts: { force?: boolean; version?: str
       `files that do not exist yet in ${dir} (nothing was written; --force overwrites them)`,
     );
   for (const f of files) {
-    const target = path.join(dir, f.path);
+    const target = path.join(root, f.path);
     mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 });
-    writeFileSync(target, f.text);
-    chmodSync(target, f.mode);
+    writeNoFollow(target, f.text, f.mode);
   }
   return files;
 }

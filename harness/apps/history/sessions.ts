@@ -5,11 +5,12 @@
  * onto gatebench's tools with its working directory, the session's project root moved to
  * /workspace and its home to /home/user (harness/model/import/map.ts). Nothing is run.
  */
-import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { strFromU8 } from "fflate";
 import { InputError } from "../../../kernel/errors.ts";
-import { readSession } from "../../model/import/formats.ts";
+import { MAX_SESSION_BYTES, readSession } from "../../model/import/formats.ts";
+import { readRegularFile } from "../../sandbox/files/contained.ts";
 import { mapCall, pathMap, rewriteCall, rewritePaths, type MappedCall } from "../../model/import/map.ts";
 import type { RecordedStatus } from "../../model/import/types.ts";
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from "../../model/task/schema.ts";
@@ -107,9 +108,14 @@ export function readHistory(files: readonly string[], format?: TranscriptFormat)
   for (const file of files) {
     let bytes: Uint8Array;
     try {
-      bytes = new Uint8Array(readFileSync(file));
+      // A regular file only (a FIFO named on the command line would block the read), and bounded.
+      bytes = new Uint8Array(readRegularFile(file, { maxBytes: MAX_SESSION_BYTES, follow: true }));
     } catch (e) {
-      skipped.push({ file, reason: `unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` });
+      skipped.push({
+        file,
+        reason:
+          e instanceof InputError ? `unreadable (${e.field}: ${e.expected})` : `unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      });
       continue;
     }
     const f = format ?? sniffFormat(file, bytes);

@@ -14,6 +14,7 @@
  * clock) is sound for a run, but its world states can never be reused beyond the run that built
  * them, since a remembered state would differ from the one its setup makes next time.
  */
+import { readRegularFile, walkWithin } from "../../sandbox/files/contained.ts";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -76,13 +77,11 @@ function harnessProblem(r: TrialResult): string | undefined {
 /** Files named like the hidden tests, anywhere an agent could look, whose content matches. */
 async function testsReachable(task: LoadedTask): Promise<string[]> {
   const names = readdirSync(task.testsDir);
-  const digests = new Set(
-    names.map((n) =>
-      createHash("sha256")
-        .update(readFileSync(join(task.testsDir, n)))
-        .digest("hex"),
-    ),
-  );
+  // Read as the task was loaded: links only inside the task folder, regular files only (sub-folders walked).
+  const digests = new Set<string>();
+  walkWithin(task.testsDir, { root: task.dir, what: `the folder of task ${task.task.id}` }, (e) => {
+    if (e.kind === "file") digests.add(createHash("sha256").update(readRegularFile(e.real)).digest("hex"));
+  });
   const world = await createWorld({ mounts: task.task.world.mounts });
   try {
     const setup = await world.runScript(task.setupPath, { timeoutMs: 60_000 });

@@ -185,18 +185,43 @@ export function readCodex(text: string, file: string): RecordedSession {
   };
 }
 
-function inspectSamples(bytes: Uint8Array, file: string): Obj[] {
+/** At most this many bytes of a session file are read (history, import). */
+export const MAX_SESSION_BYTES = 256 * 1024 * 1024;
+/** At most this many bytes of one sample inflated from an Inspect `.eval` zip. */
+export const MAX_SAMPLE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The first sample of an Inspect log (the one a session is made of). A `.eval` zip is listed
+ * without inflating anything, and only that sample's entry is inflated, after its size is checked
+ * against MAX_SAMPLE_BYTES: an archive of many or huge entries costs what is read, not what it holds.
+ */
+function firstInspectSample(bytes: Uint8Array, file: string): Obj | undefined {
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
-    let files: Record<string, Uint8Array>;
+    const listed: { name: string; size: number }[] = [];
+    const unzip = (filter: (f: { name: string; originalSize: number }) => boolean) => {
+      try {
+        return unzipSync(bytes, { filter });
+      } catch (e) {
+        throw new InputError(file, "(zip)", `a readable .eval zip (${(e as Error).message})`);
+      }
+    };
+    unzip((f) => {
+      if (/^samples\/.+\.json$/.test(f.name)) listed.push({ name: f.name, size: f.originalSize });
+      return false;
+    });
+    const first = listed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))[0];
+    if (!first) return undefined;
+    if (first.size > MAX_SAMPLE_BYTES)
+      throw new InputError(file, first.name, `a sample of at most ${MAX_SAMPLE_BYTES} bytes inflated (its entry says ${first.size})`);
+    // fflate inflates into a buffer of the size the entry declares: a larger stream is cut there and fails to parse.
+    const data = unzip((f) => f.name === first.name && f.originalSize === first.size)[first.name];
+    if (!data) throw new InputError(file, first.name, "a readable zip entry");
     try {
-      files = unzipSync(bytes);
-    } catch (e) {
-      throw new InputError(file, "(zip)", `a readable .eval zip (${(e as Error).message})`);
+      const v = JSON.parse(strFromU8(data)) as unknown;
+      return isObj(v) ? v : {};
+    } catch {
+      throw new InputError(file, first.name, "a JSON sample of an Inspect log");
     }
-    return Object.keys(files)
-      .filter((n) => /^samples\/.+\.json$/.test(n))
-      .sort()
-      .map((n) => JSON.parse(strFromU8(files[n]!)) as Obj);
   }
   let log: unknown;
   try {
@@ -205,13 +230,12 @@ function inspectSamples(bytes: Uint8Array, file: string): Obj[] {
     throw new InputError(file, "(json)", "an Inspect log: a .eval zip or a JSON object with samples[]");
   }
   if (!isObj(log) || !Array.isArray(log.samples)) throw new InputError(file, "samples", "an Inspect log with a samples list");
-  return log.samples.filter(isObj);
+  return log.samples.filter(isObj)[0];
 }
 
 export function readInspect(bytes: Uint8Array, file: string): RecordedSession {
-  const samples = inspectSamples(bytes, file);
-  if (samples.length === 0) throw new InputError(file, "samples", "at least one sample");
-  const sample = samples[0]!;
+  const sample = firstInspectSample(bytes, file);
+  if (!sample) throw new InputError(file, "samples", "at least one sample");
   const calls: { id: string; name: string; input: unknown; say?: string }[] = [];
   const results = new Map<string, RecordedStatus>();
   let finalSay = "";

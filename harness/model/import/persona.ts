@@ -5,11 +5,11 @@
  * session continues in the main list. Calls that cannot be mapped are listed, never dropped
  * silently (and, in the YAML, written as a comment block).
  */
-import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { stringify } from "yaml";
 import type { Persona, Step } from "../task/schema.ts";
-import { readSession } from "./formats.ts";
+import { MAX_SESSION_BYTES, readSession } from "./formats.ts";
+import { readRegularFile } from "../../sandbox/files/contained.ts";
 import { mapCall, pathMap, rewriteCall, type MappedCall } from "./map.ts";
 import type { RecordedSession, RecordedStatus } from "./types.ts";
 import type { TranscriptFormat } from "../task/schema.ts";
@@ -107,6 +107,6 @@ export function sessionToPersona(session: RecordedSession, opts: Omit<ImportOpti
 }
 
 export function importTranscript(opts: ImportOptions): ImportResult {
-  const bytes = new Uint8Array(readFileSync(opts.file));
+  const bytes = new Uint8Array(readRegularFile(opts.file, { maxBytes: MAX_SESSION_BYTES, follow: true }));
   return sessionToPersona(readSession(opts.format, bytes, opts.file), opts);
 }

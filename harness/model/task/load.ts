@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import picomatch from "picomatch";
 import { InputError } from "../../../kernel/errors.ts";
 import { displayPath, readYamlFile } from "../../../kernel/yaml.ts";
+import { checkTree } from "../../sandbox/files/contained.ts";
 import { PersonaSchema, ReferenceSchema, TaskSchema, type Persona, type Reference, type Task } from "./schema.ts";
 
 export interface LoadedTask {
@@ -49,6 +50,11 @@ export interface TaskLoadReport {
 export function inspectTask(dir: string): TaskLoadReport {
   const errors: InputError[] = [];
   const folder = basename(dir);
+  // Before any file is read: links stay inside the task folder and do not loop, and nothing but
+  // regular files and folders is in it (files/contained.ts). A task's files are copied into
+  // sandboxes by the harness; a link to a host file would hand that file to the task.
+  collect(errors, () => checkTree(dir, { root: dir, what: `the folder of task ${folder}` }));
+  if (errors.length > 0) return { id: folder, dir, errors };
   const taskFile = join(dir, "task.yaml");
   const task = collect(errors, () => {
     const t = readYamlFile(taskFile, TaskSchema, { id: `must equal the folder name "${folder}"` });

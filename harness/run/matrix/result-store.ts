@@ -13,8 +13,30 @@
  * record is served only when it agrees with its own event log (record-check.ts; the matrix
  * checks it and runs a disagreeing trial again, saying so).
  * A served record takes the current run's id; everything else is as it was stored.
+ *
+ * The folder is marked as a store (`MARKER_FILE`, written with the first entry), and `gc` deletes
+ * only what it can prove is its own: in a marked folder that is not a link out of its parent, a
+ * regular file `<xx>/<fp>.json.gz` (or a leftover `<fp>.json.gz.tmp-<pid>`) whose name starts
+ * with its folder's two hex digits and whose content starts as gzip does. Anything else is left
+ * alone; a store path that is no store is bad input (a store linked to `.git/objects` would
+ * otherwise lose every object).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+  type Stats,
+} from "node:fs";
 import path from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { ApprovalRecord } from "../../trial/approvers/broker.ts";
@@ -22,6 +44,8 @@ import { redactDeep } from "../../text/redact/redact.ts";
 import type { TrialRecord } from "../../model/record/record.ts";
 import type { TrialEvent } from "../../trial/trial.ts";
 import { timingDependent } from "../../../kernel/timing.ts";
+import { InputError } from "../../../kernel/errors.ts";
+import { isInside } from "../../sandbox/files/contained.ts";
 
 export interface StoredTrial {
   record: TrialRecord;
@@ -34,6 +58,11 @@ export interface StoredTrial {
  * 3: event logs carry the trial's `effects`, which the record's harm is checked against; earlier entries are not served.
  */
 const VERSION = 3;
+/** The file that marks a folder as a result store (written with its first entry). */
+export const MARKER_FILE = "gatebench-store.json";
+/** An entry's name, and a leftover of an interrupted write. */
+const ENTRY = /^([0-9a-f]{8,64})\.json\.gz(?:\.tmp-\d+)?$/;
+
 /** The store's default size cap: past it, `gc` removes the least recently used trials. */
 export const DEFAULT_STORE_MAX_BYTES = 512 * 1024 * 1024;
 
@@ -88,6 +117,8 @@ export class ResultStore {
   put(fp: string, t: StoredTrial): void {
     const file = this.file(fp);
     mkdirSync(path.dirname(file), { recursive: true });
+    const marker = path.join(this.dir, MARKER_FILE);
+    if (!existsSync(marker)) writeFileSync(marker, `${JSON.stringify({ format: "gatebench-result-store", version: VERSION })}\n`);
     const tmp = `${file}.tmp-${process.pid}`;
     // What results.jsonl and the event logs hold: the redacted form (the store is an output too).
     const redacted = { record: redactDeep(t.record), approvals: redactDeep(t.approvals), events: redactDeep(t.events) };
@@ -95,17 +126,55 @@ export class ResultStore {
     renameSync(tmp, file);
   }
 
-  /** Every stored file with its size and time of last use (its modification time: a served trial is touched). */
+  /**
+   * Bad input unless the store's folder is one gatebench made: not a link leading out of its
+   * parent folder, and holding the store's marker. A folder that does not exist is an empty store.
+   */
+  checkOwned(): void {
+    const st = lstatOrUndefined(this.dir);
+    if (!st) return;
+    if (st.isSymbolicLink()) {
+      const parent = realpathSync(path.dirname(this.dir));
+      let real: string;
+      try {
+        real = realpathSync(this.dir);
+      } catch (e) {
+        throw new InputError(
+          this.dir,
+          "(store)",
+          `a result store folder (a link that leads nowhere: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+        );
+      }
+      if (!isInside(real, parent))
+        throw new InputError(
+          this.dir,
+          "(store)",
+          `a result store folder, not a link out of its parent folder (it leads to ${real}; gc deletes only inside a store it made)`,
+        );
+    } else if (!st.isDirectory()) throw new InputError(this.dir, "(store)", "a result store folder (it is not a folder)");
+    const marker = lstatOrUndefined(path.join(this.dir, MARKER_FILE));
+    if (!marker?.isFile())
+      throw new InputError(
+        this.dir,
+        MARKER_FILE,
+        `a result store written by gatebench eval, which marks it with ${MARKER_FILE} (it has none, so gc deletes nothing in it; a store of an older gatebench gets it from its next eval run)`,
+      );
+  }
+
+  /** Every entry (and leftover) that is provably the store's own, with its size and time of last use (its modification time: a served trial is touched). */
   private entries(): { file: string; bytes: number; used: number }[] {
     if (!existsSync(this.dir)) return [];
     const out: { file: string; bytes: number; used: number }[] = [];
     for (const sub of readdirSync(this.dir)) {
       const d = path.join(this.dir, sub);
-      if (!/^[0-9a-f]{2}$/.test(sub) || !statSync(d).isDirectory()) continue;
+      // lstat: a link is never one of the store's own folders or entries
+      if (!/^[0-9a-f]{2}$/.test(sub) || !lstatOrUndefined(d)?.isDirectory()) continue;
       for (const n of readdirSync(d)) {
+        const m = ENTRY.exec(n);
+        if (!m || !m[1]!.startsWith(sub)) continue;
         const f = path.join(d, n);
-        const st = statSync(f);
-        if (st.isFile()) out.push({ file: f, bytes: st.size, used: st.mtimeMs });
+        const st = lstatOrUndefined(f);
+        if (st?.isFile() && (st.size === 0 || startsAsGzip(f))) out.push({ file: f, bytes: st.size, used: st.mtimeMs });
       }
     }
     return out;
@@ -122,6 +191,7 @@ export class ResultStore {
    * `olderThanDays`, and then the least recently used until it holds at most `maxBytes`.
    */
   gc(opts: { maxBytes?: number; olderThanDays?: number; now?: number } = {}): { removed: number; kept: number; bytes: number } {
+    this.checkOwned();
     const now = opts.now ?? Date.now();
     const maxBytes = opts.maxBytes ?? DEFAULT_STORE_MAX_BYTES;
     let removed = 0;
@@ -146,5 +216,27 @@ export class ResultStore {
       kept.push(e);
     }
     return { removed, kept: kept.length, bytes };
+  }
+}
+
+function lstatOrUndefined(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a file starts with gzip's magic bytes (every entry the store writes does). */
+function startsAsGzip(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    const head = Buffer.alloc(2);
+    return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -5,9 +5,12 @@
  * that all N shards of one fingerprint are present and complete and ran the same code and
  * configuration, concatenates their records (de-duplicated by trial id), copies their event
  * logs and approval records, and recomputes summary, markdown and HTML from the merged records.
+ * A shard folder is read like a task folder (sandbox/files/contained.ts): a link that leaves it
+ * or loops, or anything but a regular file or folder in it, is bad input, never followed.
  */
-import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readFileWithin, walkWithin, type Within } from "../../sandbox/files/contained.ts";
 import type { ApprovalRecord } from "../../trial/approvers/broker.ts";
 import { InputError } from "../../../kernel/errors.ts";
 import { parseLines, trialLogName, type RunOutput } from "../output/output.ts";
@@ -22,12 +25,18 @@ export interface Shard {
   records: TrialRecord[];
 }
 
+/** The folder a shard's files must stay in. */
+const shardWithin = (dir: string): Within => ({ root: dir, what: "the run folder" });
+
 export function loadShard(dir: string): Shard {
   const file = join(dir, "summary.json");
   if (!existsSync(file)) throw new InputError(file, "(file)", "a run folder written by npm run eval (summary.json is missing)");
+  // The whole folder before any of it is used: what a link out of it leads to is never read.
+  walkWithin(dir, shardWithin(dir), () => {});
   let meta: Record<string, unknown>;
+  const text = readFileWithin(file, shardWithin(dir)).toString("utf8");
   try {
-    meta = ((JSON.parse(readFileSync(file, "utf8")) as { meta?: Record<string, unknown> }).meta ?? {}) as Record<string, unknown>;
+    meta = ((JSON.parse(text) as { meta?: Record<string, unknown> }).meta ?? {}) as Record<string, unknown>;
   } catch {
     throw new InputError(file, "(json)", "valid JSON written by npm run eval");
   }
@@ -37,7 +46,7 @@ export function loadShard(dir: string): Shard {
   const m = typeof shard === "string" ? /^(\d+)\/(\d+)$/.exec(shard) : null;
   if (!m) throw new InputError(file, "meta.shard", `"I/N" as written by --shard I/N (got ${JSON.stringify(shard)})`);
   const results = join(dir, "results.jsonl");
-  const records = existsSync(results) ? parseLines<TrialRecord>(readFileSync(results, "utf8")) : [];
+  const records = existsSync(results) ? parseLines<TrialRecord>(readFileWithin(results, shardWithin(dir)).toString("utf8")) : [];
   return { dir, index: Number(m[1]), count: Number(m[2]), fingerprint: meta.fingerprint, meta, records };
 }
 
@@ -154,15 +163,18 @@ export function copyTrialFiles(shards: readonly Shard[], records: readonly Trial
   const keep = new Set(records.map((r) => trialLogName(r.trial_id)));
   const approvals = new Map<string, ApprovalRecord>();
   for (const s of [...shards].sort((a, b) => a.index - b.index)) {
+    const within = shardWithin(s.dir);
     const trials = join(s.dir, "trials");
     if (existsSync(trials)) {
+      // The whole folder first: a link out of it, a loop or a FIFO stops the merge before anything is copied.
+      walkWithin(trials, within, () => {});
       for (const name of readdirSync(trials)) {
         if (name.endsWith(".jsonl") && keep.has(name) && !existsSync(join(output.dir, "trials", name)))
-          copyFileSync(join(trials, name), join(output.dir, "trials", name));
+          writeFileSync(join(output.dir, "trials", name), readFileWithin(join(trials, name), within), { flag: "wx" });
       }
     }
     const approvalsFile = join(s.dir, "approvals.jsonl");
-    const shardApprovals = existsSync(approvalsFile) ? parseLines<ApprovalRecord>(readFileSync(approvalsFile, "utf8")) : [];
+    const shardApprovals = existsSync(approvalsFile) ? parseLines<ApprovalRecord>(readFileWithin(approvalsFile, within).toString("utf8")) : [];
     for (const a of shardApprovals) if (keep.has(a.trial_id) && !approvals.has(a.confirmation_id)) approvals.set(a.confirmation_id, a);
   }
   output.writeMerged(records, [...approvals.values()]);

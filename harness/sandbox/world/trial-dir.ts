@@ -14,6 +14,8 @@ import { reportLeftOnDisk } from "../process/remove-tree.ts";
 import { copyRoots, emptyInCopier, removeInCopier, type CopyResult } from "./copier.ts";
 import { copyTreeDeep } from "./deep-copy.ts";
 import { allocateIdentity, chownTree, releaseIdentity, type SandboxIdentity } from "./identity.ts";
+import { InputError } from "../../../kernel/errors.ts";
+import { copyWithin, type Within } from "../files/contained.ts";
 
 export const DEFAULT_TRIALS_DIR = path.join(os.tmpdir(), "gatebench-trials");
 
@@ -131,21 +133,26 @@ export async function stageDir(t: TrialDir, name: string): Promise<string> {
 /**
  * Copies a host file or folder into a staged folder, readable (not writable) by the sandbox user.
  * `keepLinks`: links inside are copied as links, resolved inside the sandbox where the host's
- * private files are not (a hook's folder, which a configuration brings along); otherwise they are
+ * private files are not (a hook's folder, which a configuration brings along). With `within` (a
+ * task's files), links are followed only inside that folder and only regular files and folders
+ * are copied (files/contained.ts): a refusal is the InputError it throws. Otherwise links are
  * copied as their targets.
  */
-export async function stageCopy(t: TrialDir, hostPath: string, name: string, keepLinks = false): Promise<string> {
+export async function stageCopy(t: TrialDir, hostPath: string, name: string, how: { keepLinks?: boolean; within?: Within } = {}): Promise<string> {
   const d = await stageDir(t, name);
   const dst = path.join(d, path.basename(hostPath));
   try {
-    // In-process: a host file or folder of the harness (links into it are copied as their targets).
-    await fs.cp(
-      hostPath,
-      dst,
-      keepLinks ? { recursive: true, verbatimSymlinks: true, errorOnExist: true } : { recursive: true, dereference: true, errorOnExist: true },
-    );
+    if (how.within) copyWithin(hostPath, dst, how.within);
+    // In-process: a host file or folder the user named for the harness (a hook's file or folder).
+    else
+      await fs.cp(
+        hostPath,
+        dst,
+        how.keepLinks ? { recursive: true, verbatimSymlinks: true, errorOnExist: true } : { recursive: true, dereference: true, errorOnExist: true },
+      );
     await openUp(dst);
   } catch (e) {
+    if (e instanceof InputError) throw e;
     throw new Error(`cannot stage ${hostPath}: ${(e as Error).message}`);
   }
   return dst;

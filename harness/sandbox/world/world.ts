@@ -425,7 +425,7 @@ class BwrapWorld implements TrialWorld {
     }
     let staged = this.stagedHooks.get(key);
     if (!staged) {
-      staged = stageCopy(this.trial, hostPath, "hook", true);
+      staged = stageCopy(this.trial, hostPath, "hook", { keepLinks: true });
       this.stagedHooks.set(key, staged);
     }
     return staged;
@@ -517,7 +517,11 @@ class BwrapWorld implements TrialWorld {
   async runScript(hostScriptPath: string, opts: RunOptions = {}): Promise<ExecResult> {
     const f = this.failure(true);
     if (f) throw f;
-    const script = this.trial.identity ? await stageCopy(this.trial, path.resolve(hostScriptPath), "script") : path.resolve(hostScriptPath);
+    const script = this.trial.identity
+      ? await stageCopy(this.trial, path.resolve(hostScriptPath), "script", {
+          within: { root: path.dirname(path.resolve(hostScriptPath)), what: "the script's folder" },
+        })
+      : path.resolve(hostScriptPath);
     const r = await this.runOneShot(["/bin/bash", SCRIPT_MOUNT], [{ hostPath: script, sandboxPath: SCRIPT_MOUNT }], opts);
     if (normaliseProfile(this.options.profile).kind === "strict") await this.stopHelperForRestart();
     return r;
@@ -542,7 +546,10 @@ class BwrapWorld implements TrialWorld {
     const before = await this.snapshot();
     const copy = await copyTrialDir(this.trial, path.dirname(this.dir));
     try {
-      const tests = await stageCopy(copy, path.resolve(hostTestsDir), "tests");
+      // The task's folder holds its tests: a link out of it is refused, never read with the harness's rights.
+      const tests = await stageCopy(copy, path.resolve(hostTestsDir), "tests", {
+        within: { root: path.dirname(path.resolve(hostTestsDir)), what: "the task folder" },
+      });
       const argv = buildBwrapArgs({
         mounts: copy.mounts,
         host: host(),

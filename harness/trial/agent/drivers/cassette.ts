@@ -29,7 +29,7 @@
  * result differs from the closest recorded request, and needs the live model again.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { StreamFn } from "@mariozechner/pi-agent-core";
 import {
@@ -44,6 +44,7 @@ import { z } from "zod";
 import { stableJson } from "../../../../kernel/digest.ts";
 import { InputError } from "../../../../kernel/errors.ts";
 import { jsonText, redact, redactDeep, summarizeCall } from "../../../text/redact/redact.ts";
+import { checkTree, readFileWithin, type Within } from "../../../sandbox/files/contained.ts";
 import { priceOf } from "../prices.ts";
 import { ProviderMeter } from "./meters.ts";
 import type { Divergence, Driver, DriverSpec, TrialContext } from "./types.ts";
@@ -336,9 +337,10 @@ const SessionSchema = z.object({
   ),
 });
 
-function readJson(file: string, shown: string): unknown {
+function readJson(file: string, shown: string, within: Within): unknown {
+  const text = readFileWithin(file, within).toString("utf8");
   try {
-    return JSON.parse(readFileSync(file, "utf8"));
+    return JSON.parse(text);
   } catch (e) {
     throw new InputError(shown, "(json)", `a JSON file written by eval --record (${(e as Error).message.split("\n")[0]})`);
   }
@@ -375,7 +377,10 @@ export class Cassette {
     const manifestFile = join(dir, MANIFEST_FILE);
     if (!existsSync(manifestFile)) throw new InputError("--replay", dir, `a folder written by eval --record DIR (no ${MANIFEST_FILE} in it)`);
     const shown = join(dir, MANIFEST_FILE);
-    const raw = readJson(manifestFile, shown);
+    // A cassette is anyone's: a link out of its folder, a loop or a FIFO in it is refused before anything is read.
+    const within: Within = { root: dir, what: "the cassette" };
+    checkTree(dir, within);
+    const raw = readJson(manifestFile, shown, within);
     const m = ManifestSchema.safeParse(raw);
     if (!m.success) throw schemaProblem(shown, m.error.issues);
     const sessionsDir = join(dir, SESSIONS_DIR);
@@ -383,7 +388,7 @@ export class Cassette {
     for (const name of existsSync(sessionsDir) ? readdirSync(sessionsDir).sort() : []) {
       if (!name.endsWith(".json")) continue;
       const file = join(sessionsDir, name);
-      const s = SessionSchema.safeParse(readJson(file, file));
+      const s = SessionSchema.safeParse(readJson(file, file, within));
       if (!s.success) throw schemaProblem(file, s.error.issues);
       sessions.push(s.data as unknown as CassetteSession);
     }

@@ -28,6 +28,8 @@ const ALLOWED: Record<string, string> = {
   "sandbox/world/strict-profile.ts": "writes an empty mask file",
   "sandbox/world/trial-dir.ts": "writes the trial dir's owner marker (pid and start time)",
   "sandbox/world/git-index.ts": "writes a fixed git refresh script listing the world's root paths",
+  "sandbox/files/contained.ts": "copies a task's own files into the staged folder a sandbox reads them from (nothing of a trial's output)",
+  "run/report/merge.ts": "copies the shards' event logs, written redacted by their runs, into the merged run folder",
 };
 
 /** Modules that write to the terminal without redacting, and why. */
