@@ -4,6 +4,7 @@
  * `claude-code:<persona>` for one. The product's own permission system is the gate, so these
  * agents run only under a Claude Code gate configuration (`product: claude-code`).
  */
+import { sayErr } from "../../../text/redact/terminal.ts";
 import type { Persona } from "../../../model/task/schema.ts";
 import { CLAUDE_CODE, claudeCodeAgent, requireInstalled } from "./products/claude-code.ts";
 import { ensureProduct, installedProduct, ProductInstallError } from "./products/install.ts";
@@ -60,7 +61,7 @@ export const claudeCodeDriver: DriverSpec<ClaudeCodeSelector, ClaudeCodeAgent> =
   },
   preflight: async () => {
     try {
-      const p = await ensureProduct(CLAUDE_CODE, undefined, (line) => process.stderr.write(`gatebench: ${line}\n`));
+      const p = await ensureProduct(CLAUDE_CODE, undefined, (line) => sayErr(`gatebench: ${line}\n`));
       return { problems: [], notices: [`${p.npm}@${p.version} (sha256 ${p.digest.slice(0, 16)}…) from ${p.dir}`] };
     } catch (e) {
       if (e instanceof ProductInstallError) return { problems: [e.message], notices: [] };

@@ -71,7 +71,9 @@ describe("gatebench init", () => {
     const config = loadGateConfig(`mine=${join(dir, "gatebench/gates/my-stack.yaml")}`);
     expect(config.name).toBe("mine");
     expect(config.layerKinds).toEqual(["path-policy", "claude-hook"]);
-    expect(config.layers[1]!.sources?.files).toEqual([join(dir, "gatebench/gates/my-hook.mjs")]);
+    // the hook's script next to the configuration, and the program that runs it as the PATH finds it
+    expect(config.layers[1]!.sources?.files).toContain(join(dir, "gatebench/gates/my-hook.mjs"));
+    expect(config.layers[1]!.sources?.files.every((f) => f === join(dir, "gatebench/gates/my-hook.mjs") || !f.startsWith(dir))).toBe(true);
   });
 });
 

@@ -53,8 +53,8 @@ describe("trialCodeFiles", () => {
   it("holds every module `eval` hands to the trials (its imports outside the reports and the apps)", () => {
     const evalSource = readFileSync(join(REPO_ROOT, "harness/apps/cli/eval.ts"), "utf8");
     const imported = [...evalSource.matchAll(/^import (?!type )[^;]*? from "(\.[^"]+)";$/gms)].map((m) => rel(join(REPO_ROOT, "harness/apps/cli", m[1]!)));
-    // checks made before any trial: they refuse a run, they change no record
-    const beforeRun = ["harness/sandbox/world/access.ts"];
+    // checks made before any trial (they refuse a run, they change no record), and the code fingerprints of summary.json (read by merge, never by a trial)
+    const beforeRun = ["harness/sandbox/world/access.ts", "harness/trial/gate-preflight.ts", "harness/run/matrix/code-fingerprint.ts"];
     const trialSide = imported.filter((f) => !VIEW_DIRS.some((d) => f.startsWith(`${d}/`)) && !beforeRun.includes(f));
     expect(trialSide.length).toBeGreaterThan(8);
     expect(trialSide.filter((f) => !code.includes(f))).toEqual([]);
@@ -79,6 +79,9 @@ describe("trialCodeFiles", () => {
       "gates/registry.ts": { reaches: ["gates/project-trust/index.ts"], coveredBy: "gate" },
       "gates/types.ts": { reaches: [], coveredBy: "nothing" }, // moduleBeside: a path, nothing read
       "kernel/package-root.ts": { reaches: ["node_modules/"], coveredBy: "lockfile" },
+      // Pi's loader and babel, found in the installed packages; the extension file itself is a layer's source (the gate part)
+      "gates/pi-extension/load-extension.ts": { reaches: ["node_modules/"], coveredBy: "lockfile" },
+      "gates/pi-extension/transpile.ts": { reaches: ["node_modules/"], coveredBy: "lockfile" },
     };
     const dynamic = /import\.meta|__dirname|__filename|createRequire|new Worker|\bimport\(\s*[^"'\s]|\brequire\(\s*[^"'\s]/;
     const found = code.filter(

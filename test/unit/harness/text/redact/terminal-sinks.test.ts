@@ -30,6 +30,10 @@ const ALLOWED: Record<string, string> = {
   "sandbox/world/git-index.ts": "writes a fixed git refresh script listing the world's root paths",
   "sandbox/files/contained.ts": "copies a task's own files into the staged folder a sandbox reads them from (nothing of a trial's output)",
   "run/report/merge.ts": "copies the shards' event logs, written redacted by their runs, into the merged run folder",
+  "trial/agent/drivers/products/claude-code.ts":
+    "writes the product's settings (the gate configuration's own content) into the trial's staged folder the product reads",
+  "trial/agent/drivers/products/install.ts":
+    "writes the product cache's package.json stub and manifest (name, version, binary digest) when it installs a product",
 };
 
 /** Modules that write to the terminal without redacting, and why. */
@@ -37,6 +41,8 @@ const RAW_TERMINAL: Record<string, string> = {
   "text/redact/terminal.ts": "the terminal helper: redacts everything it prints",
   "apps/cli/import.ts":
     "prints the imported persona for the user to redirect into a file; replays need the calls verbatim (on a terminal its control characters are escaped)",
+  "trial/agent/drivers/products/claude-code.ts":
+    "no terminal of the harness: the forwarder's own source, run inside the trial's sandbox, reports its errors on its stderr",
 };
 
 const WRITER = /\b(writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream)\s*\(|\bconsole\.(log|error|warn|info|debug)\s*\(/;
