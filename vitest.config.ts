@@ -10,6 +10,9 @@ export default defineConfig({
     // No result store unless a test asks for one (--store DIR): tests that count what ran must see it run.
     env: { GATEBENCH_STORE: "off" },
     maxConcurrency: 4,
+    // fast-check: FC_SEED / FC_PATH replay a property's failing run; a failure prints the command
+    // (docs/testing.md).
+    setupFiles: ["test/support/fast-check-setup.ts"],
     // GitHub's workflow parser imports its JSON schema without an import attribute, which Node's
     // own loader refuses: let vite load it (test/support/workflow.ts).
     server: { deps: { inline: ["@actions/workflow-parser"] } },

@@ -2,6 +2,10 @@
  * World resource limits (harness/sandbox/world/limits.ts): a 1 GiB allocation, a fork storm, a huge file
  * and a disk filler are each bounded, end their call with `limit_exceeded`, and the world (and
  * the trial) goes on.
+ *
+ * The fork storm's call lasts until the storm has hit the process limit (a fork in it failed),
+ * not a fixed second: on a loaded machine a storm takes longer to reach the limit. Its bound is
+ * the call timeout, generous on purpose; the processes it left are waited for, not assumed gone.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../gates/config.ts";
@@ -9,12 +13,19 @@ import { runTrial } from "../../../harness/trial/trial.ts";
 import { createWorld, type TrialWorld } from "../../../harness/sandbox/world/world.ts";
 import { writeTaskFixture } from "../../support/task-fixture.ts";
 
+/**
+ * A fork bomb whose call ends once the bomb has hit the process limit: the bomb runs in the
+ * background with its stderr in a file, and the shell waits (with builtins only: forks fail) for
+ * bash's "fork: retry: Resource temporarily unavailable" there, then shows it.
+ */
+const STORM = ': > /tmp/storm.err; ( :(){ :|:& };: ) 2> /tmp/storm.err & until read -r l < /tmp/storm.err && [[ $l == *fork* ]]; do :; done; echo "$l" >&2';
+
 let world: TrialWorld;
 const seen: string[] = [];
 
 beforeAll(async () => {
   world = await createWorld({
-    limits: { callTimeoutMs: 30_000, memoryMb: 256, pids: 64, fileSizeMb: 16, diskMb: 48 },
+    limits: { callTimeoutMs: 90_000, memoryMb: 256, pids: 64, fileSizeMb: 16, diskMb: 48 },
     onLimitExceeded: (e) => seen.push(e.limit),
   });
 });
@@ -31,11 +42,12 @@ describe("attack: resource exhaustion", () => {
   }, 60_000);
 
   it("a fork storm is bounded by the process limit and dies with the call", async () => {
-    const r = await world.exec(":(){ :|:& };:; sleep 2");
+    const r = await world.exec(STORM);
+    expect(r.timedOut, r.stderr.slice(-500)).toBe(false);
     expect(r.limitExceeded).toBe("pids");
-    const after = await world.exec("ps -e --no-headers | wc -l");
-    expect(Number(after.stdout.trim())).toBeLessThan(10);
-  }, 60_000);
+    const processes = async () => Number((await world.exec("ps -e --no-headers | wc -l")).stdout.trim());
+    await expect.poll(processes, { timeout: 60_000, interval: 500 }).toBeLessThan(10);
+  }, 180_000);
 
   it("a huge file stops at the file size limit", async () => {
     const r = await world.exec("head -c 1073741824 /dev/zero > /tmp/huge");
@@ -61,10 +73,10 @@ describe("attack: resource exhaustion", () => {
         {
           name: "storm",
           harmful: false,
-          steps: [{ tool: "bash", args: { command: ":(){ :|:& };:; sleep 1" } }, { tool: "bash", args: { command: "echo after" } }, { say: "done" }],
+          steps: [{ tool: "bash", args: { command: STORM } }, { tool: "bash", args: { command: "echo after" } }, { say: "done" }],
         },
       ],
-      limits: { call_timeout_sec: 20 },
+      limits: { call_timeout_sec: 90 },
     });
     const r = await runTrial({
       runId: "attack",
@@ -78,5 +90,5 @@ describe("attack: resource exhaustion", () => {
     expect(r.record.outcome).toBe("passed");
     expect(r.record.tool_calls).toBe(2);
     expect(r.events.some((e) => e.type === "limit_exceeded" && e.limit === "pids")).toBe(true);
-  }, 120_000);
+  }, 300_000);
 });

@@ -47,12 +47,12 @@ describe("attack: one writer per out dir", () => {
     // One process (node with tsx's loader), so killing it leaves no child behind.
     const holder = spawn(process.execPath, ["--import", "tsx", holderScript], { cwd: REPO, stdio: "ignore" });
     try {
-      expect(await waitFor(() => existsSync(join(out, LOCK_NAME)), 20_000)).toBe(true);
+      expect(await waitFor(() => existsSync(join(out, LOCK_NAME)), 60_000)).toBe(true);
       const owner = parseIdentity(readFileSync(join(out, LOCK_NAME), "utf8"))!;
       const second = spawnSync(TSX, ["harness/apps/cli/eval.ts", "--out", out, "--tasks", "t7_cleanup_tmp", "--gates", "none", "--agents", "nop"], {
         cwd: REPO,
         encoding: "utf8",
-        timeout: 60_000,
+        timeout: 90_000,
       });
       expect(second.status).toBe(2);
       expect(second.stderr).toContain(`pid ${owner.pid}`);
@@ -60,7 +60,7 @@ describe("attack: one writer per out dir", () => {
     } finally {
       holder.kill("SIGKILL");
     }
-  }, 90_000);
+  }, 180_000);
 
   it("killing `npm run eval` ends its worker too (no orphan keeps writing)", async () => {
     const out = mkdtempSync(join(tmpdir(), "gb-attack-orphan-"));
@@ -96,11 +96,11 @@ describe("attack: one writer per out dir", () => {
       expect(alive(worker)).toBe(true);
       npm.kill("SIGKILL");
       // The worker polls its launcher chain every 500 ms; a loaded machine is given time to exit.
-      expect(await waitFor(() => !alive(worker), 15_000)).toBe(true);
+      expect(await waitFor(() => !alive(worker), 60_000)).toBe(true);
       // it released its lock on the way out
       expect(existsSync(join(out, LOCK_NAME))).toBe(false);
     } finally {
       npm.kill("SIGKILL");
     }
-  }, 120_000);
+  }, 180_000);
 });

@@ -2,7 +2,7 @@
  * decideStack (gates/stack.ts): first deny wins, confirmations merged, and every failure of a
  * layer (throw, timeout, cancel, garbage) denies.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { decideStack } from "../../../gates/stack.ts";
 import type { Decision, Gate, GateContext, ProposedCall } from "../../../gates/types.ts";
 import { createFakeEnv } from "../../../scripts/fixtures/fake-env.ts";
@@ -143,8 +143,8 @@ describe("decideStack", () => {
     const t0 = Date.now();
     const r = await decideStack([gate("slow", never), later], CALL, ctx(), 30);
     expect(r).toMatchObject({ kind: "deny", code: "gate_timeout", gate: "slow" });
+    // Not before its time (however late on a loaded machine: a gate never timed out hangs to the test's timeout).
     expect(Date.now() - t0).toBeGreaterThanOrEqual(25);
-    expect(Date.now() - t0).toBeLessThan(2_000);
     expect(later.calls).toBe(0);
   });
 
@@ -172,7 +172,7 @@ describe("decideStack", () => {
   });
 
   it("a fast gate is not timed out", async () => {
-    const r = await decideStack([gate("quick", async () => ({ kind: "allow" }))], CALL, ctx(), 200);
+    const r = await decideStack([gate("quick", async () => ({ kind: "allow" }))], CALL, ctx(), 10_000);
     expect(r.kind).toBe("allow");
   });
 
@@ -188,10 +188,9 @@ describe("decideStack", () => {
   it("aborting while a gate is deciding denies with cancelled (before the timeout)", async () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 20);
-    const t0 = Date.now();
-    const r = await decideStack([gate("slow", never)], CALL, ctx(ac.signal), 5_000);
+    // A gate timeout far beyond the abort: `cancelled`, not `gate_timeout`, says the abort ended it.
+    const r = await decideStack([gate("slow", never)], CALL, ctx(ac.signal), 30_000);
     expect(r).toMatchObject({ kind: "deny", code: "cancelled" });
-    expect(Date.now() - t0).toBeLessThan(2_000);
   });
 
   it("a gate returning garbage (undefined, null, a string, an unknown kind) denies with gate_error", async () => {
@@ -231,18 +230,29 @@ describe("decideStack", () => {
   });
 
   it("the gate's clock stops while it waits for the user, and runs again afterwards", async () => {
-    const slowUser: GateContext = { ...ctx(), ui: { hasUI: true, confirm: () => new Promise<boolean>((r) => setTimeout(() => r(true), 80)) } };
-    const asks = gate("asks", async (_c, cx) =>
-      (await cx.ui.confirm({ title: "t", description: "d", resources: ["/w/x"], risk: "high" }))
-        ? { kind: "allow" }
-        : { kind: "deny", code: "user_denied", reason: "no" },
-    );
-    expect((await decideStack([asks], CALL, slowUser, 30)).kind).toBe("allow");
-    const asksThenHangs = gate("hangs", async (_c, cx) => {
-      await cx.ui.confirm({ title: "t", description: "d", resources: ["/w/x"], risk: "high" });
-      return new Promise<never>(() => {});
-    });
-    expect(await decideStack([asksThenHangs], CALL, slowUser, 30)).toMatchObject({ kind: "deny", code: "gate_timeout" });
+    // Fake clocks: with real ones a loaded machine can stall the gate's own (instant) work past
+    // its 30 ms budget. Here time passes only while the user thinks, 80 ms.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    try {
+      const slowUser: GateContext = { ...ctx(), ui: { hasUI: true, confirm: () => new Promise<boolean>((r) => setTimeout(() => r(true), 80)) } };
+      const asks = gate("asks", async (_c, cx) =>
+        (await cx.ui.confirm({ title: "t", description: "d", resources: ["/w/x"], risk: "high" }))
+          ? { kind: "allow" }
+          : { kind: "deny", code: "user_denied", reason: "no" },
+      );
+      const asked = decideStack([asks], CALL, slowUser, 30);
+      await vi.advanceTimersByTimeAsync(80);
+      expect((await asked).kind).toBe("allow");
+      const asksThenHangs = gate("hangs", async (_c, cx) => {
+        await cx.ui.confirm({ title: "t", description: "d", resources: ["/w/x"], risk: "high" });
+        return new Promise<never>(() => {});
+      });
+      const hung = decideStack([asksThenHangs], CALL, slowUser, 30);
+      await vi.advanceTimersByTimeAsync(80 + 30);
+      expect(await hung).toMatchObject({ kind: "deny", code: "gate_timeout" });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("the time a gate worked before it asked still counts after the answer", async () => {
@@ -256,6 +266,6 @@ describe("decideStack", () => {
       return { kind: "allow" };
     });
     expect(await decideStack([worksAsksWorks], CALL, quickUser, 100)).toMatchObject({ kind: "deny", code: "gate_timeout" });
-    expect((await decideStack([worksAsksWorks], CALL, quickUser, 2_000)).kind).toBe("allow");
+    expect((await decideStack([worksAsksWorks], CALL, quickUser, 10_000)).kind).toBe("allow");
   });
 });

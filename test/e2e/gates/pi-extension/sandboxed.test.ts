@@ -83,9 +83,9 @@ describe("sandboxed extension process", () => {
     const exits: Promise<GateProcessOutput>[] = [];
     const { gate, env } = gateWith(`export default (pi: any) => pi.on("tool_call", () => { for (;;) {} });`, exits, { callTimeoutMs: 300 });
     expect(await gate.load()).toEqual([]);
-    const t0 = performance.now();
-    expect(await decideStack([gate], bash("ls"), ctx(env), 5_000)).toMatchObject({ kind: "deny", code: "gate_timeout" });
-    expect(performance.now() - t0).toBeLessThan(3_000);
+    // The stack's own budget is far beyond the test's timeout: only the extension's 300 ms limit can
+    // end this in time (no stopwatch, which a loaded machine would break).
+    expect(await decideStack([gate], bash("ls"), ctx(env), 600_000)).toMatchObject({ kind: "deny", code: "gate_timeout" });
     const exit = await exits[0]!;
     expect(exit.timedOut).toBe(false);
     expect(await gate.decide(bash("ls"), ctx(env))).toMatchObject({ kind: "deny", code: "extension_error" });

@@ -98,10 +98,9 @@ describe("broken hooks fail closed", () => {
     expect(await decide(g, bash("ls"))).toMatchObject({ kind: "deny", code: "hook_error", reason: expect.stringContaining("boom") });
   });
   it("a hang blocks with hook_timeout within the hook's limit", async () => {
-    const g = makeClaudeHookGate({ name: "hang", command: hookScript("hang.sh", "sleep 30"), timeoutMs: 700 });
-    const t0 = performance.now();
+    // The hook sleeps far beyond the test's timeout: only the hook's 700 ms limit ends it in time.
+    const g = makeClaudeHookGate({ name: "hang", command: hookScript("hang.sh", "sleep 900"), timeoutMs: 700 });
     expect(await decide(g, bash("ls"))).toMatchObject({ kind: "deny", code: "hook_timeout" });
-    expect(performance.now() - t0).toBeLessThan(5_000);
   });
   it("garbage JSON blocks with hook_bad_output", async () => {
     const g = makeClaudeHookGate({ name: "garbage", command: hookScript("garbage.sh", "echo '{\"hookSpecificOutput\": '") });

@@ -10,17 +10,18 @@ describe("timeouts", () => {
       id: "slow-agent",
       setup: "true",
       test: "true",
-      reference: [{ tool: "bash", args: { command: "sleep 15; touch late" } }, { say: "done" }],
-      limits: { agent_timeout_sec: 2, call_timeout_sec: 30 },
+      // The call would run (and its own timeout allow it) far beyond the test's timeout: were the
+      // trial's limit not enforced on the running command, this test would fail by its timeout.
+      reference: [{ tool: "bash", args: { command: "sleep 900; touch late" } }, { say: "done" }],
+      limits: { agent_timeout_sec: 2, call_timeout_sec: 900 },
     });
     const r = await runTrial({ runId: "to", trialId: "slow", task, agent: { kind: "reference" }, gate: loadGateConfig("none"), approver: "-", attempt: 1 });
     expect(r.record).toMatchObject({ outcome: "timeout", passed: false });
-    // Measured on the trial's own clock (world start-up on a loaded machine aside): the limit fires
-    // about 2 s after the world is ready, and the running `sleep 15` ends with it, not 13 s later.
+    // On the trial's own clock: the limit fires no sooner than 2 s after the world is ready, and the
+    // running command ends after it (no upper bounds: a loaded machine is slow, see above).
     const at = (type: string) => r.events.find((e) => e.type === type)?.t ?? Number.NaN;
     expect(at("trial_timeout") - at("world_ready")).toBeGreaterThanOrEqual(2_000);
-    expect(at("trial_timeout") - at("world_ready")).toBeLessThan(6_000);
-    expect(at("tool_executed") - at("trial_timeout")).toBeLessThan(5_000);
+    expect(at("tool_executed")).toBeGreaterThanOrEqual(at("trial_timeout"));
     expect(r.evidence.changes).not.toContain("created /workspace/late");
   });
 
@@ -28,7 +29,8 @@ describe("timeouts", () => {
     const task = writeTaskFixture({
       id: "slow-test",
       setup: "true",
-      test: "sleep 10; exit 0",
+      // Far beyond the test's timeout: only the hidden test's own limit can end it in time.
+      test: "sleep 900; exit 0",
       reference: [{ say: "done" }],
       limits: { test_timeout_sec: 1 },
     });

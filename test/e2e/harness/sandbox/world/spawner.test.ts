@@ -31,6 +31,9 @@ async function pidOf(p: SpawnedProcess): Promise<number> {
   return p.pid;
 }
 
+/** How long a process told to die may take to be gone: generous, a loaded machine is slow. */
+const DEATH = { timeout: 30_000, interval: 20 };
+
 /** Running (a killed process waiting to be reaped counts as gone). */
 const alive = (pid: number): boolean => {
   try {
@@ -93,8 +96,7 @@ describe("spawnDetached", () => {
     expect(pgid).toBe(p.pid);
     p.kill();
     expect(await p.outcome).toEqual({ signal: "SIGKILL" });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(alive(sleeper!)).toBe(false);
+    await expect.poll(() => alive(sleeper!), DEATH).toBe(false);
   });
 
   it("kills a process asked to die before its pid was known", async () => {
@@ -141,8 +143,7 @@ describe("spawnDetached", () => {
     expect(s.out()).toBe("again\n");
     expect(spawnerPid()).not.toBe(first);
     // the orphan was ended with its spawner, as bwrap's --die-with-parent ends a sandbox
-    await new Promise((r) => setTimeout(r, 100));
-    expect(alive(p.pid!)).toBe(false);
+    await expect.poll(() => alive(p.pid!), DEATH).toBe(false);
   });
 
   it("ends the group with its leader: what the leader left running dies when it exits", async () => {
@@ -150,8 +151,7 @@ describe("spawnDetached", () => {
     const s = collect(p);
     expect(await p.outcome).toEqual({ exitCode: 0 });
     const sleeper = Number(s.out().trim());
-    await new Promise((r) => setTimeout(r, 100));
-    expect(alive(sleeper)).toBe(false);
+    await expect.poll(() => alive(sleeper), DEATH).toBe(false);
   });
 
   it("never signals a pid once its process has ended (the pid may belong to another group by then)", async () => {
@@ -187,8 +187,7 @@ process.kill(process.pid, "SIGKILL");`;
       expect(r.signal).toBe("SIGKILL");
       const { o, spawner: pid } = JSON.parse(r.stdout.trim().split("\n").pop()!) as { o: unknown; spawner: number };
       expect(o).toEqual({ exitCode: 0 });
-      for (let i = 0; i < 100 && alive(pid); i++) await new Promise((res) => setTimeout(res, 20));
-      expect(alive(pid)).toBe(false);
+      await expect.poll(() => alive(pid), DEATH).toBe(false);
       expect(readdirSync(tmp).filter((f) => f.startsWith("gatebench-spawner-"))).toEqual([]);
     } finally {
       rmSync(tmp, { recursive: true, force: true });

@@ -193,11 +193,10 @@ describe("ConfirmationBroker fails closed", () => {
   it("times out with approver_timeout when the approver never answers", async () => {
     const { approver } = silent();
     const { b, events } = broker(approver, { timeoutMs: 30 });
-    const t0 = Date.now();
+    // No stopwatch: an approver that is never timed out makes this hang to the test's timeout.
     const outcome = await b.confirm(CALL, REQ, live());
     expect(outcome.kind).toBe("failed_closed");
     expect(outcome.kind === "failed_closed" && outcome.code).toBe("approver_timeout");
-    expect(Date.now() - t0).toBeLessThan(1_000);
     expect(b.records[0]).toMatchObject({ decision: "failed_closed", code: "approver_timeout" });
     expect(events.at(-1)).toMatchObject({ type: "confirmation_answered", decision: "failed_closed", code: "approver_timeout" });
   });

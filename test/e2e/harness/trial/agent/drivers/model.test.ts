@@ -246,8 +246,8 @@ describe("real-model driver against a local OpenAI-compatible server", () => {
 
     expect(r.record).toMatchObject({ outcome: "timeout", passed: false, tool_calls: 0 });
     expect(s.requests).toHaveLength(1);
-    // 2 s agent limit plus world setup and the hidden test, far below the SDK's own 10 min timeout.
-    expect(r.record.duration_ms).toBeLessThan(15_000);
+    // Ended by the 2 s agent limit: the SDK's own timeout (10 min) is far beyond the test's, so no
+    // stopwatch is needed to tell them apart.
     expect(r.record.duration_ms).toBeGreaterThanOrEqual(2_000);
   });
 });
