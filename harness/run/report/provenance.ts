@@ -112,16 +112,16 @@ export class Repos {
       }
       this.rootOf.set(dir, root);
     }
-    if (root === null) return { unknown: `${file} is in no git repository` };
+    if (root === null) return { unknown: "a file it is made of is in no git repository" };
     let repo = this.byRoot.get(root);
     if (!repo) {
       try {
         repo =
           git(root, ["rev-parse", "--is-shallow-repository"]).trim() === "true"
-            ? { unknown: `${root} is a shallow clone (fetch its whole history)` }
+            ? { unknown: "a shallow clone (fetch its whole history)" }
             : readRepoHistory(root);
-      } catch (e) {
-        repo = { unknown: `git could not read ${root}: ${(e as Error).message.split("\n")[0]}` };
+      } catch {
+        repo = { unknown: "git could not read its repository" };
       }
       this.byRoot.set(root, repo);
     }
@@ -217,7 +217,7 @@ export function gateProvenance(gate: GateConfig, repos: Repos): GateProvenance {
   for (const f of files) {
     const repo = repos.lookup(f);
     if ("unknown" in repo) return { basis: "unknown", reason: repo.unknown };
-    if (!existsSync(f)) return { basis: "unknown", reason: `${f} does not exist` };
+    if (!existsSync(f)) return { basis: "unknown", reason: "a file it is made of does not exist" };
     const rel = relativeIn(repo, f);
     if (repo.dirty.has(rel)) return { basis: "uncommitted" };
     const h = repo.files.get(rel);
@@ -242,7 +242,7 @@ export function collectProvenance(tasks: readonly { task: { id: string }; dir: s
         try {
           return [g.name, gateProvenance(g, repos)];
         } catch (e) {
-          return [g.name, { basis: "unknown", reason: (e as Error).message.split("\n")[0]! } satisfies GateProvenance];
+          return [g.name, { basis: "unknown", reason: "its files could not be read" } satisfies GateProvenance];
         }
       }),
     ),

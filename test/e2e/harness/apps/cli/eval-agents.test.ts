@@ -128,7 +128,8 @@ describe("a real model as a subject", () => {
   it("a gate that now decides differently: its trials diverge, naming trial, turn and call, and are listed as needing the live model", async () => {
     expect(liveHook.exitCode, String(liveHook.stderr)).toBe(0);
     writeFileSync(extension, BLOCK_RM);
-    const replay = await evalCli(["--replay", dir("cassette-ext"), "--no-store", "--out", dir("replay-ext")]);
+    // a gate that loads code is never taken from a cassette: the user names it again
+    const replay = await evalCli(["--replay", dir("cassette-ext"), "--gates", `none,pi-extension:${extension}`, "--no-store", "--out", dir("replay-ext")]);
     expect(replay.exitCode, String(replay.stderr)).toBe(0);
     const records = recordsOf(dir("replay-ext"));
     const none = records.find((r) => r.gate === "none")!;
