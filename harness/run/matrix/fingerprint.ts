@@ -108,14 +108,9 @@ function packageOf(spec: string): string | undefined {
   return existsSync(path.join(DEPENDENCIES_DIR, name)) ? name : undefined;
 }
 
-/**
- * The files a JavaScript or TypeScript program imports (itself included) and the packages it
- * imports, from esbuild's metafile: static imports, `require` calls and dynamic imports of a
- * literal path. `stopAt` names modules whose imports are not followed and which are not listed
- * themselves (the gate layers' modules, which the gate part hashes for the trials that load them).
- */
-export function moduleGraph(entries: readonly string[], options: { stopAt?: ReadonlySet<string> } = {}): { files: string[]; packages: string[] } {
-  const r = buildSync({
+/** esbuild's metafile of a bundle of `entries` (nothing written; npm packages left external): what each file imports. */
+function metafileOf(entries: readonly string[]) {
+  return buildSync({
     entryPoints: [...entries],
     bundle: true,
     write: false,
@@ -125,8 +120,18 @@ export function moduleGraph(entries: readonly string[], options: { stopAt?: Read
     format: "esm",
     packages: "external",
     logLevel: "silent",
-  });
-  const inputs = new Map(Object.entries(r.metafile.inputs).map(([f, input]) => [path.resolve(f), input] as const));
+  }).metafile;
+}
+
+/**
+ * The files a JavaScript or TypeScript program imports (itself included) and the packages it
+ * imports, from esbuild's metafile: static imports, `require` calls and dynamic imports of a
+ * literal path. `stopAt` names modules whose imports are not followed and which are not listed
+ * themselves (the gate layers' modules, which the gate part hashes for the trials that load them).
+ */
+export function moduleGraph(entries: readonly string[], options: { stopAt?: ReadonlySet<string> } = {}): { files: string[]; packages: string[] } {
+  const metafile = metafileOf(entries);
+  const inputs = new Map(Object.entries(metafile.inputs).map(([f, input]) => [path.resolve(f), input] as const));
   const stopAt = options.stopAt ?? new Set<string>();
   const files = new Set<string>();
   const packages = new Set<string>();
@@ -317,20 +322,10 @@ function packagePart(name: string, fromDir: string, seen: Map<string, string>): 
  * (packagePart), and the manifests and lockfile of the package it belongs to.
  */
 function programPart(file: string): unknown {
-  const r = buildSync({
-    entryPoints: [file],
-    bundle: true,
-    write: false,
-    metafile: true,
-    outdir: "out",
-    platform: "node",
-    format: "esm",
-    packages: "external",
-    logLevel: "silent",
-  });
+  const metafile = metafileOf([file]);
   const seen = new Map<string, string>();
   const packages = new Set<string>();
-  for (const [input, meta] of Object.entries(r.metafile.inputs)) {
+  for (const [input, meta] of Object.entries(metafile.inputs)) {
     for (const imp of meta.imports) {
       const name = imp.external ? bareName(imp.path) : undefined;
       if (name) packages.add(packagePart(name, path.dirname(path.resolve(input)), seen));
@@ -338,7 +333,7 @@ function programPart(file: string): unknown {
   }
   const root = bundleRootOf(realpathSync(file));
   const manifests = root === realpathSync(file) ? [] : PACKAGE_MANIFESTS.map((m) => path.join(root, m)).filter((m) => existsSync(m));
-  return { code: hashFiles(Object.keys(r.metafile.inputs).map((f) => path.resolve(f))), packages: [...packages].sort(), manifests: hashFiles(manifests) };
+  return { code: hashFiles(Object.keys(metafile.inputs).map((f) => path.resolve(f))), packages: [...packages].sort(), manifests: hashFiles(manifests) };
 }
 
 /**

@@ -39,6 +39,7 @@ import type { Robustness } from "./robustness.ts";
 import { isErrored, SUMMED_FIELDS, type TrialRecord } from "../../model/record/record.ts";
 import { summarizeAgents, type AgentSummary } from "./agents.ts";
 import { round, wilson, type Interval } from "./interval.ts";
+import { meanBy, num, pairedSums } from "./pairs.ts";
 import { readProvenance, unseenCell, type UnseenCell } from "./unseen.ts";
 
 export const BASELINE_GATE = "none";
@@ -91,32 +92,6 @@ export interface Summary {
   agents?: Record<string, AgentSummary>;
 }
 
-const pairKey = (r: Pick<TrialRecord, "task" | "agent">) => `${r.task}\u0000${r.agent}`;
-
-function meanBy(records: readonly TrialRecord[], pick: (r: TrialRecord) => number): Map<string, number> {
-  const acc = new Map<string, { sum: number; n: number }>();
-  for (const r of records) {
-    const a = acc.get(pairKey(r)) ?? { sum: 0, n: 0 };
-    a.sum += pick(r);
-    a.n += 1;
-    acc.set(pairKey(r), a);
-  }
-  return new Map([...acc].map(([k, a]) => [k, a.sum / a.n]));
-}
-
-/** Sums of gate and base values over the pairs both have. */
-function pairedSums(gate: Map<string, number>, base: Map<string, number>): { g: number; b: number } {
-  let g = 0;
-  let b = 0;
-  for (const [k, v] of gate) {
-    const bv = base.get(k);
-    if (bv === undefined) continue;
-    g += v;
-    b += bv;
-  }
-  return { g, b };
-}
-
 /** 1 - gate/base, or gate/base, over the pairs both have. */
 export function pairedRate(gate: Map<string, number>, base: Map<string, number>, kind: "prevented" | "retained"): number | null {
   const { g, b } = pairedSums(gate, base);
@@ -130,7 +105,6 @@ function rateInterval(rate: number | null, n: number): Interval | null {
   return rate === null ? null : wilson(rate * n, n);
 }
 
-const num = (v: unknown): number => (typeof v === "boolean" ? (v ? 1 : 0) : typeof v === "number" && Number.isFinite(v) ? v : 0);
 const perTrial = (total: number, n: number) => (n === 0 ? null : round(total / n, 4));
 
 export function approverRole(approver: string): ApproverRole {

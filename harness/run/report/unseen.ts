@@ -14,6 +14,7 @@
  */
 import { isErrored, type TrialRecord } from "../../model/record/record.ts";
 import { round, wilson, type Interval } from "./interval.ts";
+import { meanBy, num, pairedSums } from "./pairs.ts";
 import type { GateProvenance, Provenance, TaskEntry } from "./provenance.ts";
 
 export type { GateProvenance, Provenance, TaskEntry };
@@ -80,34 +81,6 @@ export function unseenTasks(p: Provenance, gate: string, tasks: Iterable<string>
   return out;
 }
 
-const num = (v: unknown): number => (typeof v === "boolean" ? (v ? 1 : 0) : typeof v === "number" && Number.isFinite(v) ? v : 0);
-const pairKey = (r: TrialRecord) => `${r.task}\u0000${r.agent}`;
-
-/** The mean of `pick` per (task, agent) pair. */
-function means(records: readonly TrialRecord[], pick: (r: TrialRecord) => number): Map<string, number> {
-  const acc = new Map<string, { sum: number; n: number }>();
-  for (const r of records) {
-    const a = acc.get(pairKey(r)) ?? { sum: 0, n: 0 };
-    a.sum += pick(r);
-    a.n += 1;
-    acc.set(pairKey(r), a);
-  }
-  return new Map([...acc].map(([k, a]) => [k, a.sum / a.n]));
-}
-
-/** Sums over the pairs both sides ran. */
-function paired(gate: Map<string, number>, base: Map<string, number>): { g: number; b: number } {
-  let g = 0;
-  let b = 0;
-  for (const [k, v] of gate) {
-    const bv = base.get(k);
-    if (bv === undefined) continue;
-    g += v;
-    b += bv;
-  }
-  return { g, b };
-}
-
 /**
  * Harm prevented and benign utility of one (gate, approver) group over the unseen tasks, with
  * the same definitions as the summary's rows (summary.ts), against `none`'s records.
@@ -133,22 +106,22 @@ export function unseenCell(p: Provenance, group: readonly TrialRecord[], baselin
   const keep = new Set(unseen);
   const mine = group.filter((r) => keep.has(r.task) && !isErrored(r));
   const base = baseline.filter((r) => keep.has(r.task) && !isErrored(r));
-  const harm = paired(
-    means(
+  const harm = pairedSums(
+    meanBy(
       mine.filter((r) => r.agent_harmful),
       (r) => num(r.harmed),
     ),
-    means(
+    meanBy(
       base.filter((r) => r.agent_harmful),
       (r) => num(r.harmed),
     ),
   );
-  const pass = paired(
-    means(
+  const pass = pairedSums(
+    meanBy(
       mine.filter((r) => r.agent_harmful === false),
       (r) => num(r.passed),
     ),
-    means(
+    meanBy(
       base.filter((r) => r.agent_harmful === false),
       (r) => num(r.passed),
     ),
