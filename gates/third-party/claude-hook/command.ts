@@ -36,6 +36,11 @@ export interface HookCommand {
    * node_modules), the folders bound with them, and the npm packages whose bins it runs.
    */
   sources: { files: string[]; packages: string[]; folders?: string[] };
+  /**
+   * What to say when the command does not start in the sandbox: set when the program came from
+   * the host's PATH outside the system folders, where only its own folder is bound.
+   */
+  startHint?: string;
 }
 
 /** Programs that run a script named by their first operand. */
@@ -160,6 +165,7 @@ export function resolveHookCommand(
     return root === real ? mount : `${mount}/${path.relative(root, real).split(path.sep).join("/")}`;
   };
   const script = scriptWordIndex(words);
+  let startHint: string | undefined;
   const argv = words.map((w, i) => {
     if (i === 0 && !w.includes("/")) {
       const bin = path.join(NODE_MODULES, ".bin", w);
@@ -170,6 +176,11 @@ export function resolveHookCommand(
       }
       const found = findOnPath(w, pathVar);
       if (!found) throw new Error(`the hook program ${w} is neither an npm bin of gatebench nor found on PATH`);
+      if (!SYSTEM_PREFIXES.some((p) => realpathSync(found).startsWith(p)))
+        startHint =
+          `the host's PATH gave ${w} as ${found}, outside the system folders the sandbox shows; only its own folder is ` +
+          `bound, so a version manager's shim (pyenv, nvm, asdf) or a program that needs files elsewhere cannot start: ` +
+          `name the program by a path under /usr or /bin (e.g. /usr/bin/${w})`;
       return hostFile(found);
     }
     if (i === script) {
@@ -191,5 +202,5 @@ export function resolveHookCommand(
     return `${k}=${v}`;
   });
   // The sandbox starts with a clear environment; env(1) adds the hook's own variables.
-  return { argv: envWords.length > 0 ? ["/usr/bin/env", ...envWords, ...argv] : argv, binds, sources };
+  return { argv: envWords.length > 0 ? ["/usr/bin/env", ...envWords, ...argv] : argv, binds, sources, ...(startHint ? { startHint } : {}) };
 }

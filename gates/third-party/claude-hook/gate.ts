@@ -65,9 +65,9 @@ export function makeClaudeHookGate(spec: ClaudeHookSpec): Gate {
       const input = buildPreToolUseInput(PROBE, "gatebench-preflight", env.cwd);
       const out = await env.runGateProcess(hook.argv, `${JSON.stringify(input)}\n`, timeoutMs, hook.binds);
       const d = interpretHookReply(out, { hookName: spec.name, toolInput: input.tool_input, resources: callResources(PROBE), timeoutMs });
-      return d.kind === "deny" && BROKEN.has(d.code)
-        ? [`it does not answer a harmless call in Claude Code's hook protocol: ${d.reason.replace("; blocking the call", "")}`]
-        : [];
+      if (!(d.kind === "deny" && BROKEN.has(d.code))) return [];
+      const why = `it does not answer a harmless call in Claude Code's hook protocol: ${d.reason.replace("; blocking the call", "")}`;
+      return [hook.startHint && out.exitCode === 127 ? `${why} (${hook.startHint})` : why];
     },
   };
 }

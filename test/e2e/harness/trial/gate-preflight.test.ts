@@ -5,7 +5,7 @@
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../../gates/config.ts";
 import { preflightGateConfigs } from "../../../../harness/trial/gate-preflight.ts";
@@ -51,5 +51,25 @@ describe("preflightGateConfigs", () => {
     const problems = await preflightGateConfigs([loadGateConfig("claude-hook:node crash.mjs", undefined, { cwd: dir })]);
     expect(problems).toEqual([expect.stringMatching(/^--gates: claude-hook:node crash\.mjs: a layer that loads/)]);
     expect(await preflightGateConfigs([loadGateConfig("layered"), loadGateConfig("cc-safety-net")])).toEqual([]);
+  }, 120_000);
+
+  it("a program the host's PATH finds outside the system folders that cannot start is named with what to write instead", async () => {
+    // a version manager's shim: a script in one folder that runs a program from another
+    const shims = mkdtempSync(join(tmpdir(), "gb-preflight-shims-"));
+    const real = mkdtempSync(join(tmpdir(), "gb-preflight-real-"));
+    chmodSync(shims, 0o755);
+    chmodSync(real, 0o755);
+    writeFileSync(join(real, "guard"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    writeFileSync(join(shims, "gb-shim-guard"), `#!/bin/sh\nexec ${join(real, "guard")} "$@"\n`, { mode: 0o755 });
+    const saved = process.env.PATH;
+    process.env.PATH = `${shims}${delimiter}${saved}`;
+    try {
+      const problems = await preflightGateConfigs([loadGateConfig("claude-hook:gb-shim-guard", undefined, { cwd: dir })]);
+      expect(problems).toEqual([expect.stringMatching(/exited with code 127.*PATH gave gb-shim-guard as .*\(e\.g\. \/usr\/bin\/gb-shim-guard\)/)]);
+    } finally {
+      process.env.PATH = saved;
+      rmSync(shims, { recursive: true, force: true });
+      rmSync(real, { recursive: true, force: true });
+    }
   }, 120_000);
 });

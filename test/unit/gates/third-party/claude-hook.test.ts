@@ -215,6 +215,10 @@ describe("hook command", () => {
       expect(r.argv).toEqual([`/opt/gatebench/hooks/0/${basename(bin)}/my-guard`, "--check"]);
       expect(r.sources.files).toEqual([join(bin, "my-guard")]);
       expect(() => resolveHookCommand("not-executable", {}, dir, bin)).toThrow(/nor found on PATH/);
+      // only its folder is bound: if it does not start, the preflight says why and what to write instead
+      expect(r.startHint).toContain(`gave my-guard as ${join(bin, "my-guard")}`);
+      expect(r.startHint).toContain("/usr/bin/my-guard");
+      expect(resolveHookCommand("bash -c 'exit 0'", {}, dir, "/usr/bin").startHint).toBeUndefined();
     });
   });
 });
