@@ -19,10 +19,13 @@ export type FailClosedCode = (typeof FAIL_CLOSED_CODES)[number];
 export const HOOK_BROKEN_CODES = ["hook_error", "hook_timeout", "hook_bad_output"] as const;
 export type HookBrokenCode = (typeof HOOK_BROKEN_CODES)[number];
 
+/** The codes of `list` that are not timing codes (those come first in the list, once). */
+const untimed = <C extends string>(list: readonly C[]) => list.filter((c): c is Exclude<C, TimingCode> => !timingDependent(c));
+
 export const BLOCK_CODES = [
   ...TIMING_CODES,
-  ...FAIL_CLOSED_CODES.filter((c): c is Exclude<FailClosedCode, TimingCode> => !(TIMING_CODES as readonly string[]).includes(c)),
-  ...HOOK_BROKEN_CODES,
+  ...untimed(FAIL_CLOSED_CODES),
+  ...untimed(HOOK_BROKEN_CODES),
   // the user said no
   "user_denied",
   // a gate's own rules
