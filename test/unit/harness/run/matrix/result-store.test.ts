@@ -63,4 +63,16 @@ describe("ResultStore", () => {
     expect(back.events).toEqual(t.events);
     expect(store.get("fedcba9876543210", "run-now")).toBeUndefined();
   });
+
+  it("does not serve an entry whose event log is not the trial event union (fail closed)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "gatebench-store-"));
+    dirs.push(dir);
+    const store = new ResultStore(dir);
+    const bad = [{ type: "tool_requested", verdict: "blocked", code: "made_up_code" }, { type: "not_an_event" }, { type: "effects", harmed: "no" }];
+    for (const [i, ev] of bad.entries()) {
+      const fp = `${"0123456789abcde"}${i}`;
+      store.put(fp, trial([ev]));
+      expect(store.get(fp, "run-now"), JSON.stringify(ev)).toBeUndefined();
+    }
+  });
 });
