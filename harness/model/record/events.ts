@@ -166,7 +166,10 @@ export type TrialEventBody = BodyOf<TrialEventType>;
  * A trial's event log as its producers write to it: the type and its fields, checked against the
  * union at compile time (the time is stamped by the log).
  */
-export type TrialLog = <T extends TrialEventType>(type: T, ...fields: Partial<EventFields<T>> extends EventFields<T> ? [EventFields<T>?] : [EventFields<T>]) => void;
+export type TrialLog = <T extends TrialEventType>(
+  type: T,
+  ...fields: Partial<EventFields<T>> extends EventFields<T> ? [EventFields<T>?] : [EventFields<T>]
+) => void;
 
 /** Hands an event body (a broker's, a remembered step's) to a log. */
 export function logEvent(log: TrialLog, body: TrialEventBody): void {
