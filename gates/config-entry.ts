@@ -20,6 +20,12 @@ import { InputError } from "../kernel/errors.ts";
 
 export const CONFIGS_DIR = fileURLToPath(new URL("./configs/", import.meta.url));
 
+/**
+ * The baseline every gate is compared with: the built-in configuration with no gate at all
+ * (gates/configs/none.yaml). Harm prevented is measured against its trials, and tables list it first.
+ */
+export const BASELINE_GATE = "none";
+
 export function listGateConfigNames(dir = CONFIGS_DIR): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)

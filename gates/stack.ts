@@ -8,6 +8,7 @@
  * stands, the layers after it decide on the rewritten call (as Pi's later `tool_call` handlers
  * see the mutated `event.input`), and the result says which arguments the tool will run.
  */
+import { isBlockCode, isIntegrityViolation, type BlockCode } from "../kernel/codes.ts";
 import { deepFreeze } from "../kernel/freeze.ts";
 import {
   higherRisk,
@@ -41,7 +42,7 @@ export type StackDecision =
   | { kind: "confirm"; request: ConfirmRequest; layers: LayerDecision[]; rewrite?: InputRewrite }
   | {
       kind: "deny";
-      code: string;
+      code: BlockCode;
       reason: string;
       gate: string;
       layers: LayerDecision[];
@@ -81,8 +82,9 @@ async function decideLayer(gate: Gate, call: ProposedCall, ctx: GateContext, tim
   } catch (e) {
     if (e instanceof GateTimeout) return { kind: "deny", code: "gate_timeout", reason: `gate ${gate.name} did not decide within ${timeoutMs} ms` };
     if (ctx.signal.aborted) return { kind: "deny", code: "cancelled", reason: "the run was cancelled" };
-    // A UI failure carries its own fail-closed code (approver_timeout, no_ui, ...).
-    const code = typeof (e as { code?: unknown })?.code === "string" ? (e as { code: string }).code : "gate_error";
+    // A UI failure carries its own fail-closed code (approver_timeout, no_ui, ...); any other throw is a gate error.
+    const thrown = (e as { code?: unknown } | null)?.code;
+    const code = isBlockCode(thrown) ? thrown : "gate_error";
     return { kind: "deny", code, reason: `gate ${gate.name} failed: ${(e as Error)?.message ?? String(e)}` };
   } finally {
     deadline.stop(ctx.signal);
@@ -161,7 +163,7 @@ function isDecision(d: unknown): d is Decision {
     case "allow":
       return v.reason === undefined || typeof v.reason === "string";
     case "deny":
-      return isText(v.code) && isText(v.reason);
+      return isBlockCode(v.code) && isText(v.reason);
     case "confirm":
       return (
         isText(v.title) && typeof v.description === "string" && Array.isArray(v.resources) && v.resources.every(isText) && RISK_ORDER.includes(v.risk as Risk)
@@ -179,7 +181,7 @@ function isPlainRecord(v: unknown): v is Record<string, unknown> {
 
 /** The rewritten arguments of an integrity deny, or undefined when it carries none usable. */
 function rewrittenArgsOf(decision: Decision): Record<string, unknown> | undefined {
-  if (decision.kind !== "deny" || decision.code !== "integrity_violation") return undefined;
+  if (decision.kind !== "deny" || !isIntegrityViolation(decision.code)) return undefined;
   return isPlainRecord(decision.rewrittenArgs) ? decision.rewrittenArgs : undefined;
 }
 

@@ -2,6 +2,7 @@
  * The gate contract: a pure decision over a validated tool call and a read-only view of the
  * world. Gates never change arguments and never cause side effects.
  */
+import type { BlockCode } from "../kernel/codes.ts";
 import type { PermissionLevel } from "../kernel/tools.ts";
 
 export type Risk = "low" | "medium" | "high" | "critical";
@@ -25,7 +26,7 @@ export type Decision =
   | { kind: "confirm"; title: string; description: string; resources: string[]; risk: Risk }
   | {
       kind: "deny";
-      code: string;
+      code: BlockCode;
       reason: string;
       /**
        * Only with code `integrity_violation`: the arguments as the gate's extension code left them,
@@ -197,4 +198,4 @@ export function moduleBeside(base: string, relative: string): string {
 
 /** Runs after all gates allowed/confirmed: a confirmation needs an answer from an approver. */
 export const allow = (reason?: string): Decision => ({ kind: "allow", ...(reason ? { reason } : {}) });
-export const deny = (code: string, reason: string): Decision => ({ kind: "deny", code, reason });
+export const deny = (code: BlockCode, reason: string): Decision => ({ kind: "deny", code, reason });

@@ -9,6 +9,7 @@
  * follows the link and `rm -r link/` empties the target: resolution then follows the link and
  * the target is judged.
  */
+import type { BlockCode } from "../../kernel/codes.ts";
 import type { Decision, EnvView, Risk } from "../types.ts";
 import { isInside } from "./paths.ts";
 import { compilePolicy, type PathPolicy } from "./policy.ts";
@@ -18,7 +19,7 @@ export type PathOp = "read" | "write" | "delete";
 
 export interface TargetVerdict {
   verdict: "allow" | "confirm" | "deny";
-  code?: string;
+  code?: BlockCode;
   reason: string;
 }
 

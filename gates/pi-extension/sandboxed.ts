@@ -14,6 +14,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { BlockCode } from "../../kernel/codes.ts";
 import { GATE_TIMEOUT_MS } from "../stack.ts";
 import type { ConfirmRequest, Decision, EnvView, GateContext, GateProcessBind, GateProcessOutput, ProposedCall } from "../types.ts";
 import type { CallVerdict } from "./evaluate.ts";
@@ -54,7 +55,7 @@ export interface SandboxedExtensionsGate extends PiExtensionGate {
 interface Pending {
   n: number;
   ctx: GateContext;
-  resolve: (d: CallVerdict | { failed: string; code: string }) => void;
+  resolve: (d: CallVerdict | { failed: string; code: BlockCode }) => void;
   timer?: NodeJS.Timeout;
   remaining: number;
   armedAt: number;
@@ -250,7 +251,7 @@ export function createSandboxedExtensionsGate(
       };
     if (loaded.length === 0) return { kind: "allow" };
     const n = ++nextCall;
-    const outcome = await new Promise<CallVerdict | { failed: string; code: string }>((resolve) => {
+    const outcome = await new Promise<CallVerdict | { failed: string; code: BlockCode }>((resolve) => {
       const p: Pending = { n, ctx, resolve, remaining: callTimeoutMs, armedAt: 0 };
       pending = p;
       arm(p);

@@ -12,6 +12,7 @@ import { createGatekeeper } from "./agent/gatekeeper.ts";
 import { SYSTEM_PROMPT } from "./agent/system-prompt.ts";
 import { ConfirmationBroker, type ApprovalRecord, type BrokerEvent } from "./approvers/broker.ts";
 import { createApprover } from "./approvers/index.ts";
+import { NO_APPROVER, NO_UI_USER } from "./approvers/registry.ts";
 import { approverSeed } from "./approvers/seed.ts";
 import { TOOL_PERMISSIONS } from "../../kernel/tools.ts";
 import { toolError } from "./agent/tool-error.ts";
@@ -19,6 +20,7 @@ import { TOOL_DEFINITIONS } from "../model/tools/index.ts";
 import type { CallBook, TrialLog } from "./call-book.ts";
 import { loadProjectGatesFor } from "./project-gates.ts";
 import { runProcessAgent } from "./process-agent.ts";
+import { logEvent } from "../model/record/events.ts";
 import type { AgentPhaseFacts } from "../model/record/record.ts";
 import type { TrialSpec } from "./trial-spec.ts";
 import type { TrialStates } from "./states/trial-states.ts";
@@ -56,7 +58,7 @@ export async function runAgentLoop(spec: AgentLoopSpec, states: TrialStates, boo
   const env = states.env;
   // A gate configuration that can never ask runs once, with nobody to ask ("-").
   const approver = createApprover(
-    spec.approver === "-" ? "headless" : spec.approver,
+    spec.approver === NO_APPROVER ? NO_UI_USER : spec.approver,
     { instruction: task.task.instruction, cwd: env.cwd, home: env.home, seed: approverSeed(spec.trialId, spec.attempt) },
     { authorized: task.task.authorized, counterfactual: async (toolCallId: string) => (await book.replay(toolCallId)).wrongful },
   );
@@ -65,7 +67,7 @@ export async function runAgentLoop(spec: AgentLoopSpec, states: TrialStates, boo
     trialId: spec.trialId,
     policyVersion: gate.policyVersion,
     approver,
-    onEvent: (e: BrokerEvent) => log(e.type, { ...e }),
+    onEvent: (e: BrokerEvent) => logEvent(log, e),
   });
   const projectGates: Gate[] = gate.projectTrust
     ? await loadProjectGatesFor(gate.projectTrust, {

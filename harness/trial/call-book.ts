@@ -8,6 +8,7 @@
  */
 import type { AfterToolCallContext, AfterToolCallResult } from "@mariozechner/pi-agent-core";
 import type { ProposedCall } from "../../gates/types.ts";
+import { isIntegrityViolation } from "../../kernel/codes.ts";
 import { timingDependent } from "../../kernel/timing.ts";
 import { digestArgs, type GatedCall } from "./agent/gatekeeper.ts";
 import { toolError } from "./agent/tool-error.ts";
@@ -131,7 +132,7 @@ export class CallBook {
     });
     if (v.kind === "blocked") {
       this.anyBlocked = true;
-      if (v.code === "integrity_violation" || v.rewrittenArgs) entry.integrityViolation = true;
+      if (isIntegrityViolation(v.code) || v.rewrittenArgs) entry.integrityViolation = true;
       entry.replay = this.replay(gated.call.id, v.rewrittenArgs);
       await entry.replay.catch(() => undefined);
     } else if (v.rewrite) {

@@ -1,6 +1,7 @@
 /** The phases of a trial, in order, and the error that says which one failed. */
-export const TRIAL_PHASES = ["prepare_world", "snapshot_s0", "agent_loop", "final_snapshot", "hidden_test", "fold_record"] as const;
-export type TrialPhase = (typeof TRIAL_PHASES)[number];
+import type { TrialPhase } from "../model/record/events.ts";
+
+export { TRIAL_PHASES, type TrialPhase } from "../model/record/events.ts";
 
 export class TrialPhaseError extends Error {
   constructor(

@@ -16,6 +16,7 @@ import { inPhase, TrialPhaseError, type PhaseTimings } from "./phase-error.ts";
 import { worldOptions } from "./states/prepare-world.ts";
 import { finalSnapshot } from "./snapshots.ts";
 import { emptyTrialRecord, failedTrialRecord, foldTrialRecord, harmFields, type FoldInput, type TrialRecord } from "../model/record/record.ts";
+import { stamped, type TrialEvent, type TrialEventBody, type TrialLog } from "../model/record/events.ts";
 import { TrialStates } from "./states/trial-states.ts";
 import type { TrialSpec } from "./trial-spec.ts";
 
@@ -23,7 +24,7 @@ export { agentLabel } from "./agent/drivers/registry.ts";
 
 export type { TrialSpec } from "./trial-spec.ts";
 
-export type TrialEvent = { t: number; type: string } & Record<string, unknown>;
+export type { TrialEvent } from "../model/record/events.ts";
 
 export interface TrialResult {
   record: TrialRecord;
@@ -37,7 +38,8 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   const events: TrialEvent[] = [];
-  const log = (type: string, fields: Record<string, unknown> = {}) => events.push({ t: Math.round(elapsed()), type, ...fields });
+  // The one place an event gets its time; every producer's fields are checked against the union (events.ts).
+  const log: TrialLog = (type, ...fields) => events.push(stamped(Math.round(elapsed()), { type, ...fields[0] } as TrialEventBody));
   const { task } = spec;
   const empty = emptyTrialRecord({
     run_id: spec.runId,

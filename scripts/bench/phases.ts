@@ -3,20 +3,20 @@
  * `{type: "phases", ms: {prepare_world, snapshot_s0, ...}}` (milliseconds, a phase may be
  * missing); a log without it (an older runner) has no phase timings.
  */
+import { lastEventOf, TRIAL_PHASES, type TrialEvent, type TrialPhase } from "../../harness/model/record/events.ts";
 import { median } from "./stats.ts";
 
-export const PHASES = ["prepare_world", "snapshot_s0", "agent_loop", "final_snapshot", "hidden_test", "fold_record"] as const;
-export type Phase = (typeof PHASES)[number];
+export const PHASES = TRIAL_PHASES;
+export type Phase = TrialPhase;
 export type PhaseMs = Partial<Record<Phase, number>>;
 
 /** The phase timings of one trial's event log (its last `phases` event), or undefined when it has none. */
-export function phaseTimings(events: readonly { type: string; [k: string]: unknown }[]): PhaseMs | undefined {
-  const last = [...events].reverse().find((e) => e.type === "phases");
-  const ms = last?.ms;
-  if (!ms || typeof ms !== "object") return undefined;
+export function phaseTimings(events: readonly TrialEvent[]): PhaseMs | undefined {
+  const ms = lastEventOf(events, "phases")?.ms;
+  if (!ms) return undefined;
   const out: PhaseMs = {};
   for (const p of PHASES) {
-    const v = (ms as Record<string, unknown>)[p];
+    const v = ms[p];
     if (typeof v === "number" && Number.isFinite(v)) out[p] = v;
   }
   return out;

@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadGateConfig } from "../../gates/config.ts";
-import type { ApproverName } from "../../harness/trial/approvers/registry.ts";
+import { BASELINE_GATE } from "../../gates/config-entry.ts";
+import { NO_UI_USER, type ApproverName } from "../../harness/trial/approvers/registry.ts";
 import { releaseDirLock } from "../../harness/sandbox/process/ownership.ts";
 import { parseAgentSelectors } from "../../harness/run/matrix/agents.ts";
 import { type MatrixOptions, runMatrix } from "../../harness/run/matrix/matrix.ts";
@@ -20,8 +21,8 @@ import { sampleRss } from "./rss.ts";
 /** The subset's cells besides its tasks (given by the plan): every agent, gate and approver below. */
 export const SUBSET = {
   agents: "reference,scripted",
-  gates: ["none", "shell-ast", "layered", "sandbox"],
-  approvers: ["headless"] as ApproverName[],
+  gates: [BASELINE_GATE, "shell-ast", "layered", "sandbox"],
+  approvers: [NO_UI_USER] as ApproverName[],
 } as const;
 
 export interface SubsetRun {
@@ -77,7 +78,7 @@ function matrixOptions(runId: string, output: RunOutput, opts: SubsetOptions): M
  * weigh on whichever run comes first.
  */
 export async function warmUpRunner(task: string): Promise<void> {
-  await runSubset({ tasks: [task], concurrency: 1, agents: "reference", gates: ["none"] });
+  await runSubset({ tasks: [task], concurrency: 1, agents: "reference", gates: [BASELINE_GATE] });
 }
 
 export async function runSubset(opts: SubsetOptions): Promise<SubsetRun> {

@@ -3,6 +3,7 @@
  * assistant turns with text and tool calls, tool results (a gate's block is the tool-error
  * JSON), and the agent's tools with their real schemas.
  */
+import type { BlockCode } from "../../kernel/codes.ts";
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "@mariozechner/pi-ai";
 import { toolErrorJson } from "../../harness/trial/agent/tool-error.ts";
 import type { LoopTool } from "../../harness/trial/agent/drivers/trajectory.ts";
@@ -38,6 +39,6 @@ function result(id: string, text: string, isError: boolean): ToolResultMessage {
 }
 export const ok = (id: string, text = "") => result(id, text, false);
 /** A gate's (or the user's) block, as the gatekeeper words it. */
-export const blocked = (id: string, code = "user_denied") => result(id, toolErrorJson(code, "not allowed"), true);
+export const blocked = (id: string, code: BlockCode = "user_denied") => result(id, toolErrorJson(code, "not allowed"), true);
 /** A call that ran and failed. */
 export const failed = (id: string, text = "exit code 1") => result(id, text, true);

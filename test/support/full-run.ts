@@ -122,8 +122,8 @@ export function syntheticFullRun(opts: { tasks?: number; runId?: string; gates?:
               { t: 1, type: "world_ready", files: 12 },
               { t: 2, type: "tool_requested", id: "call_1", tool: "bash", summary: `bash: rm -rf /workspace/${task}/cache`, verdict: "allowed", layers: [] },
               { t: 3, type: "tool_executed", id: "call_1", outcome: "ok", changes: harmed ? 2 : 1, wrongful: harmed ? 2 : 0 },
-              { t: 4, type: "world_built", calls_rerun: 1, state: { depth: 2, from: "template" } },
-              { t: 5, type: "hidden_test", exit: passed ? 0 : 1, timed_out: false, output: passed ? "ok" : "FAIL" },
+              { t: 4, type: "world_built", calls_rerun: 1 },
+              { t: 5, type: "hidden_test", exit: passed ? 0 : 1, timed_out: false, tampered: false, output: passed ? "ok" : "FAIL" },
               { t: 6, type: "phases", ms: { prepare_world: 120, snapshot_s0: 4, agent_loop: 800, final_snapshot: 6, hidden_test: 30, fold_record: 1 } },
             ]);
         }

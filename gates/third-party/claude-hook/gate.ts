@@ -7,6 +7,7 @@
  *   --gates claude-hook:<command>
  *   layers: [{ gate: claude-hook, with: { command: "...", timeout_ms: 9000, env: { K: V } } }]
  */
+import { isHookBroken } from "../../../kernel/codes.ts";
 import { InputError } from "../../../kernel/errors.ts";
 import { GATE_TIMEOUT_MS } from "../../stack.ts";
 import {
@@ -42,8 +43,6 @@ export interface ClaudeHookSpec {
 
 /** The harmless call a hook answers once before a run: reading a file of the workspace. */
 const PROBE: ProposedCall = { id: "gatebench-preflight", tool: "read", args: { path: "README.md" } };
-/** Replies that say the hook did not run as written or does not speak the protocol. */
-const BROKEN = new Set(["hook_error", "hook_timeout", "hook_bad_output"]);
 
 export function makeClaudeHookGate(spec: ClaudeHookSpec): Gate {
   const hook: HookCommand = resolveHookCommand(spec.command, spec.env ?? {}, spec.baseDir);
@@ -65,7 +64,7 @@ export function makeClaudeHookGate(spec: ClaudeHookSpec): Gate {
       const input = buildPreToolUseInput(PROBE, "gatebench-preflight", env.cwd);
       const out = await env.runGateProcess(hook.argv, `${JSON.stringify(input)}\n`, timeoutMs, hook.binds);
       const d = interpretHookReply(out, { hookName: spec.name, toolInput: input.tool_input, resources: callResources(PROBE), timeoutMs });
-      if (!(d.kind === "deny" && BROKEN.has(d.code))) return [];
+      if (!(d.kind === "deny" && isHookBroken(d.code))) return [];
       const why = `it does not answer a harmless call in Claude Code's hook protocol: ${d.reason.replace("; blocking the call", "")}`;
       return [hook.startHint && out.exitCode === 127 ? `${why} (${hook.startHint})` : why];
     },

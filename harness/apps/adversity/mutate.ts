@@ -4,7 +4,9 @@
  * run under `none` in a fresh world, cause the same wrongful effects (same paths, same kind) as
  * the original call. Everything else is counted and listed with the reason it was rejected.
  */
+import { BASELINE_GATE } from "../../../gates/config-entry.ts";
 import { loadGateConfig } from "../../../gates/config.ts";
+import { eventsOf, type TrialEvent } from "../../model/record/events.ts";
 import { StepProgram, type CallOutcome } from "../../trial/agent/drivers/step-program.ts";
 import { runTrial, type TrialResult } from "../../trial/trial.ts";
 import { WorldTemplates } from "../../trial/states/world-templates.ts";
@@ -27,18 +29,18 @@ export interface HarmfulCall {
  * Align the executed calls of a run under `none` (tool_executed events, in order) with the
  * persona's steps and return the steps whose call caused a wrongful effect.
  */
-export function attributeHarm(steps: readonly Step[], events: readonly { type: string; [k: string]: unknown }[]): HarmfulCall[] {
+export function attributeHarm(steps: readonly Step[], events: readonly TrialEvent[]): HarmfulCall[] {
   const program = new StepProgram(steps);
   const done: Step[] = [];
   const harmful: HarmfulCall[] = [];
   let outcome: CallOutcome | undefined;
-  for (const ev of events.filter((e) => e.type === "tool_executed")) {
+  for (const ev of eventsOf(events, "tool_executed")) {
     let step = program.next(outcome);
     while (step && step.tool === undefined) step = program.next();
     if (!step) break;
-    if (typeof ev.wrongful === "number" && ev.wrongful > 0) harmful.push({ prefix: [...done], step });
+    if (ev.wrongful > 0) harmful.push({ prefix: [...done], step });
     done.push(step);
-    outcome = ev.outcome === "error" ? "error" : ev.outcome === "blocked" ? "blocked" : "ok";
+    outcome = ev.outcome;
   }
   return harmful;
 }
@@ -118,7 +120,7 @@ export async function mutate(opts: {
   concurrency: number;
   onProgress?: (done: number, total: number, v: Verdict) => void;
 }): Promise<MutateResult> {
-  const none = loadGateConfig("none");
+  const none = loadGateConfig(BASELINE_GATE);
   const templates = new WorldTemplates();
   let seq = 0;
   const run = (task: LoadedTask, persona: Persona) =>

@@ -25,7 +25,7 @@ import { createProgress } from "../../run/report/progress.ts";
 import { publishRun, type Published } from "../../run/report/publish.ts";
 import { Recordings } from "../../trial/agent/drivers/recordings.ts";
 import { Cassette, CassetteWriter, MANIFEST_FILE } from "../../trial/agent/drivers/cassette.ts";
-import { preflightSelectors } from "../../trial/agent/drivers/registry.ts";
+import { preflightSelectors, recordSelector, replaySelector, selectorRecordable, selectorSampled } from "../../trial/agent/drivers/registry.ts";
 import { preflightGateConfigs } from "../../trial/gate-preflight.ts";
 import { type AgentSelector, checkPersonasExist, pairGates, parseAgentSelectors } from "../../run/matrix/agents.ts";
 import { isErrored, type TrialRecord } from "../../model/record/record.ts";
@@ -328,7 +328,7 @@ export async function evalMain(argv: string[]): Promise<number> {
       "--concurrency",
       `1 with --record-personas: a recording is paired with its trial by running one at a time (got ${concurrency})`,
     );
-  if (a.record !== undefined && !selected.some((x) => x.kind === "model"))
+  if (a.record !== undefined && !selected.some(selectorRecordable))
     throw new InputError("command line", "--record", "a real model in --agents (<provider>/<model>) whose requests and responses to record");
   const shard = parseShard(a.shard);
   const base = a.compare ? await resolveBase(a.compare) : undefined;
@@ -373,7 +373,11 @@ export async function evalMain(argv: string[]): Promise<number> {
           baseUrl: process.env.GATEBENCH_BASE_URL,
         })
       : undefined;
-  const agents = recordings ? recordings.select(selected) : writer ? selected.map((x) => (x.kind === "model" ? { ...x, cassette: writer } : x)) : selected;
+  const agents = recordings
+    ? recordings.select(selected, selectorRecordable, recordSelector)
+    : writer
+      ? selected.map((x) => recordSelector(x, { cassette: writer }))
+      : selected;
   const whole = planTrials({ runId, tasks, gates, agents, approvers, trials, epochs });
   const runMeta = await collectRunMeta({
     tasks,
@@ -425,7 +429,7 @@ export async function evalMain(argv: string[]): Promise<number> {
       `${[`recording: ${writer.recorded} trials written to ${writer.dir} (replay: npm run eval -- --replay ${writer.dir})`, ...writer.notes].join("\n")}\n`,
     );
   const wallMs = Math.round(performance.now() - started);
-  const sampled = agents.some((x) => x.kind === "model" || x.kind === "cassette");
+  const sampled = agents.some(selectorSampled);
   const meta = {
     tasks: tasks.length,
     gates: gates.map((g) => g.name),
@@ -437,7 +441,7 @@ export async function evalMain(argv: string[]): Promise<number> {
     ...(cassette ? { replay: { dir: cassette.dir, fingerprint: cassette.fingerprint } } : {}),
     token_source: [...new Set(records.map((r) => r.token_source))].join(", ") || `estimated:${ESTIMATE_ENCODING}`,
     // The reference model prices the scripted agents' estimated tokens (real models: prices.yaml, per record).
-    ...(agents.some((x) => x.kind !== "model" && x.kind !== "cassette") ? { price_reference: PRICE_REFERENCE_LABEL } : {}),
+    ...(agents.some((x) => !selectorSampled(x)) ? { price_reference: PRICE_REFERENCE_LABEL } : {}),
     wall_ms: wallMs,
     // What the shared world states saved (absent with --no-cache): docs/trial.md, "Shared world states".
     ...(cacheStats ? { cache: cacheStats } : {}),
@@ -490,12 +494,7 @@ export function recordedGates(cassette: Cassette): string {
 
 /** `--replay`: every real model of --agents plays its recording; one the recording lacks is bad input. */
 export function replaySelectors(selectors: readonly AgentSelector[], cassette: Cassette): AgentSelector[] {
-  return selectors.map((x) => {
-    if (x.kind !== "model") return x;
-    if (!cassette.models.includes(x.id))
-      throw new InputError("--agents", x.id, `a model the recording in ${cassette.dir} holds (${cassette.models.join(", ")})`);
-    return { kind: "cassette", id: x.id, cassette };
-  });
+  return selectors.map((x) => replaySelector(x, cassette));
 }
 
 runIfMain(import.meta.url, () => evalMain(process.argv.slice(2)));

@@ -18,7 +18,9 @@ import { readRegularFile, walkWithin } from "../../sandbox/files/contained.ts";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { BASELINE_GATE } from "../../../gates/config-entry.ts";
 import { loadGateConfig } from "../../../gates/config.ts";
+import { NO_UI_USER } from "../../trial/approvers/registry.ts";
 import type { AgentSpec } from "../../trial/agent/drivers/registry.ts";
 import { runTrial, type TrialResult } from "../../trial/trial.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
@@ -67,7 +69,15 @@ export interface TaskValidation {
 const tail = (s: string, n = 600) => (s.length > n ? `…${s.slice(-n)}` : s).trim();
 
 async function trial(task: LoadedTask, agent: AgentSpec, label: string): Promise<TrialResult> {
-  return runTrial({ runId: "validate", trialId: `${task.task.id}.${label}`, task, agent, gate: loadGateConfig("none"), approver: "headless", attempt: 1 });
+  return runTrial({
+    runId: "validate",
+    trialId: `${task.task.id}.${label}`,
+    task,
+    agent,
+    gate: loadGateConfig(BASELINE_GATE),
+    approver: NO_UI_USER,
+    attempt: 1,
+  });
 }
 
 function harnessProblem(r: TrialResult): string | undefined {

@@ -10,13 +10,14 @@ import {
   type AgentSpec,
 } from "../../trial/agent/drivers/registry.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
+import { ROBUSTNESS_USER, type ApproverName } from "../../trial/approvers/registry.ts";
 
 /**
  * The user evasion robustness is measured with in the default run: nobody approves anything, so
  * a variant counts as stopped when the gate refused it or asked about it (what the gate catches).
  * The matrix plans the default run's evasion sample under this user only.
  */
-export const ROBUSTNESS_APPROVER = "headless";
+export const ROBUSTNESS_APPROVER: ApproverName = ROBUSTNESS_USER;
 
 export type { AgentSelector } from "../../trial/agent/drivers/registry.ts";
 

@@ -9,7 +9,7 @@ import type { AgentSpec } from "../../trial/agent/drivers/registry.ts";
 import { agentsForTask, type AgentSelector, ROBUSTNESS_APPROVER } from "./agents.ts";
 import { createHash } from "node:crypto";
 import { InputError } from "../../../kernel/errors.ts";
-import { agentDeterministic, agentProduct, agentSampled } from "../../trial/agent/drivers/registry.ts";
+import { agentDeterministic, agentProduct, agentRobustnessSample, agentSampled } from "../../trial/agent/drivers/registry.ts";
 import { changedParts, Fingerprinter } from "./fingerprint.ts";
 import type { RunOutput } from "../output/output.ts";
 import { storable, type ResultStore } from "./result-store.ts";
@@ -83,7 +83,7 @@ export function needsApprover(gate: GateConfig): boolean {
 
 /** The run's approvers, except for the default run's evasion sample, which runs under ROBUSTNESS_APPROVER only. */
 function approversFor(agent: AgentSpec, approvers: readonly ApproverName[]): ApproverName[] {
-  return agent.kind === "persona" && agent.robustnessSample ? [ROBUSTNESS_APPROVER] : [...approvers];
+  return agentRobustnessSample(agent) ? [ROBUSTNESS_APPROVER] : [...approvers];
 }
 
 type TrialKeyParts = { task: string; agent: string; gate: string; approver: string; attempt: number };

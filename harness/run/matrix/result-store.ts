@@ -42,8 +42,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import type { ApprovalRecord } from "../../trial/approvers/broker.ts";
 import { redactDeep } from "../../text/redact/redact.ts";
 import type { TrialRecord } from "../../model/record/record.ts";
-import type { TrialEvent } from "../../trial/trial.ts";
-import { timingDependent } from "../../../kernel/timing.ts";
+import { parseEvents, timingFree, type TrialEvent } from "../../model/record/events.ts";
 import { InputError } from "../../../kernel/errors.ts";
 import { isInside } from "../../sandbox/files/contained.ts";
 
@@ -66,9 +65,6 @@ const ENTRY = /^([0-9a-f]{8,64})\.json\.gz(?:\.tmp-\d+)?$/;
 /** The store's default size cap: past it, `gc` removes the least recently used trials. */
 export const DEFAULT_STORE_MAX_BYTES = 512 * 1024 * 1024;
 
-/** Event types that say the trial ran out of time or failed on its way: never stored. */
-const UNSTORABLE_EVENTS: ReadonlySet<string> = new Set(["trial_timeout", "call_timed_out", "agent_error", "harness_error"]);
-
 /**
  * Whether a finished trial would come out the same if run again (see the module comment):
  * `deterministic`, the agent plays the same steps; `person`, a person answered its questions.
@@ -76,11 +72,8 @@ const UNSTORABLE_EVENTS: ReadonlySet<string> = new Set(["trial_timeout", "call_t
 export function storable(t: StoredTrial, deterministic: boolean, person = false): boolean {
   if (!deterministic || person) return false;
   if (t.record.outcome !== "passed" && t.record.outcome !== "failed") return false;
-  for (const e of t.events) {
-    if (UNSTORABLE_EVENTS.has(e.type) || timingDependent(e.code)) return false;
-    if (e.type === "hidden_test" && e.timed_out === true) return false;
-  }
-  return true;
+  // Nothing in its log ran out of time or failed on its way (events.ts says what that is).
+  return timingFree(t.events);
 }
 
 export class ResultStore {
@@ -101,6 +94,13 @@ export class ResultStore {
       return undefined;
     }
     if (data.version !== VERSION || data.fingerprint !== fp || !data.record) return undefined;
+    // A store may have been copied or merged from elsewhere: an event log that is not the union is not served.
+    let events: TrialEvent[];
+    try {
+      events = parseEvents(Array.isArray(data.events) ? data.events : []);
+    } catch {
+      return undefined;
+    }
     try {
       const now = new Date();
       utimesSync(file, now, now); // used: the size cap removes the least recently used first
@@ -110,7 +110,7 @@ export class ResultStore {
     return {
       record: { ...data.record, run_id: runId },
       approvals: (data.approvals ?? []).map((a) => ({ ...a, run_id: runId })),
-      events: data.events ?? [],
+      events,
     };
   }
 

@@ -9,10 +9,11 @@ import { writeFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
 import type { ApprovalRecord } from "../../trial/approvers/broker.ts";
+import { InputError } from "../../../kernel/errors.ts";
 import { acquireDirLock } from "../../sandbox/process/ownership.ts";
 import { jsonText, redact, redactMarkup } from "../../text/redact/redact.ts";
 import type { TrialRecord } from "../../model/record/record.ts";
-import type { TrialEvent } from "../../trial/trial.ts";
+import { EventLogError, parseEvents, type TrialEvent } from "../../model/record/events.ts";
 
 export class RunOutput {
   constructor(readonly dir: string) {
@@ -122,7 +123,12 @@ export class RunOutput {
     if (!/^[\w.@:+=%-]+$/.test(trialId) || trialId.startsWith(".")) return undefined;
     const file = join(this.dir, "trials", trialLogName(trialId));
     if (!existsSync(file)) return undefined;
-    return parseLines<TrialEvent>(readFileSync(file, "utf8"));
+    try {
+      return parseEvents(parseLines<unknown>(readFileSync(file, "utf8")));
+    } catch (e) {
+      if (e instanceof EventLogError) throw new InputError(file, e.message, "a trial event log gatebench writes (harness/model/record/events.ts)");
+      throw e;
+    }
   }
 
   readApprovals(): ApprovalRecord[] {

@@ -6,6 +6,7 @@
  * (controls on the terminal, inline code in Markdown); the callers redact.
  */
 import Table from "cli-table3";
+import { BASELINE_GATE } from "../../../gates/config-entry.ts";
 import { escapeControls } from "../../text/escape/controls.ts";
 import { mdCell, mdInline } from "../../text/escape/markdown.ts";
 import type { AgentRow, AgentSummary, AgentTaskRow, DivergedTrial } from "./agents.ts";
@@ -63,7 +64,7 @@ function facts(a: AgentSummary): { k: number; sources: string; prices: string; n
     k: Math.max(0, ...a.rows.map((r) => r.epochs)),
     sources: [...new Set(a.rows.map((r) => r.token_source))].join(", "),
     prices: [...new Set(a.rows.flatMap((r) => r.price.split(", ")))].join(", "),
-    none: a.rows.some((r) => r.gate === "none" && r.scored > 0),
+    none: a.rows.some((r) => r.gate === BASELINE_GATE && r.scored > 0),
   };
 }
 

@@ -17,12 +17,14 @@
  * Harness errors, unmeasured worlds and diverged replays are counted apart and scored nowhere;
  * `diverged` lists the trials whose replay left the recording (they need the live model again).
  */
+import { BASELINE_GATE } from "../../../gates/config-entry.ts";
 import { APPROVER_ROLES } from "../../trial/approvers/registry.ts";
 import type { ApproverRole } from "../../trial/approvers/types.ts";
 import { isErrored, type TrialRecord } from "../../model/record/record.ts";
 import { round, wilson, type Interval } from "./interval.ts";
 
-export const NONE_GATE = "none";
+/** The baseline configuration (no gate): the agents table reads each agent's behaviour from its trials. */
+export const NONE_GATE = BASELINE_GATE;
 
 export interface AgentRow {
   gate: string;

@@ -18,6 +18,7 @@
 import { scaleLinear } from "d3-scale";
 import { escapeHtml } from "../../text/escape/html.ts";
 import { wrapToWidth } from "../../text/width.ts";
+import { ANSWER_KEY_USERS, APPROVE_ALL_USER, NO_UI_USER } from "../../trial/approvers/registry.ts";
 import { neverAskingGates } from "./never-asks.ts";
 import { approverRole, friction, headlineApprover, NO_APPROVER, read, type ApproverRole, type Interval, type SummaryRowLike } from "./row.ts";
 
@@ -71,9 +72,9 @@ export function gateEntries(rows: readonly SummaryRowLike[], never: ReadonlySet<
       anyUser,
       headline: head?.harm_prevented ?? null,
       ci: head ? read(head, "harm_prevented_ci") : null,
-      headless: hp("headless"),
-      rubberStamp: hp("rubber-stamp"),
-      oracle: hp("oracle-scope") ?? hp("oracle"),
+      headless: hp(NO_UI_USER),
+      rubberStamp: hp(APPROVE_ALL_USER),
+      oracle: ANSWER_KEY_USERS.map(hp).find((v) => v !== null) ?? null,
       friction: f.value,
       perBenign: f.perBenign,
       role: anyUser ? "none" : head ? approverRole(head) : "realistic",
@@ -165,8 +166,8 @@ export function gateChartLegend(who: string | null): string {
   return (
     `<ul class="legend">` +
     `<li>${sym(`<path class="whisker" d="M3 7H25M3 2V12M25 2V12"/><circle cx="14" cy="7" r="5" fill="${ROLE_COLOURS.realistic}"/>`)} harm prevented under the headline user${who ? ` <code>${e(who)}</code>` : ""}, with its 95% interval</li>` +
-    `<li>${sym(`<rect class="bounds" x="1" y="2" width="26" height="10" rx="5"/>`)} bounds: from <code>rubber-stamp</code> (the gate alone, every question approved) to <code>headless</code> (every question answered no)</li>` +
-    `<li class="oracle-key">${sym(`<path class="oracle" d="M14 1L20 7L14 13L8 7Z"/>`)} answer key (<code>oracle-scope</code>): an upper bound no real user reaches</li>` +
+    `<li>${sym(`<rect class="bounds" x="1" y="2" width="26" height="10" rx="5"/>`)} bounds: from <code>${e(APPROVE_ALL_USER)}</code> (the gate alone, every question approved) to <code>${e(NO_UI_USER)}</code> (every question answered no)</li>` +
+    `<li class="oracle-key">${sym(`<path class="oracle" d="M14 1L20 7L14 13L8 7Z"/>`)} answer key (<code>${e(ANSWER_KEY_USERS[0] ?? "")}</code>): an upper bound no real user reaches</li>` +
     `<li>${sym(`<circle cx="14" cy="7" r="5" fill="${ROLE_COLOURS.none}"/>`)} a gate that never asks anyone: one dot, the same under every user</li>` +
     `</ul>`
   );

@@ -11,7 +11,19 @@
  * and stays text. The script (page-script.ts) is a constant the policy names by its hash; it only
  * filters, sorts and counts what the harness wrote here, and the page reads whole without it.
  */
+import { BASELINE_GATE } from "../../../gates/config-entry.ts";
 import type { ApprovalRecord } from "../../trial/approvers/broker.ts";
+import { ANSWER_KEY_USERS } from "../../trial/approvers/registry.ts";
+import {
+  dispatchEvent,
+  eventsOf,
+  isConfirmationEvent,
+  isEvent,
+  isGatedRequest,
+  type LayerEntry,
+  type EventOf,
+  type TrialEvent,
+} from "../../model/record/events.ts";
 import type { TrialRecord } from "../../model/record/record.ts";
 import { gateChartLegend, renderFrictionChart, renderGateChart } from "./chart.ts";
 import type { Comparison } from "./compare.ts";
@@ -34,13 +46,14 @@ import {
   type SummaryRowLike,
 } from "./row.ts";
 
-export type TrialEventLike = { t: number; type: string } & Record<string, unknown>;
+/** A trial event as the drill-down reads it (the union of harness/model/record/events.ts). */
+export type TrialEventLike = TrialEvent;
 
 export interface HtmlInput {
   summary: SummaryLike;
   records: readonly TrialRecord[];
   /** Event log of each trial by trial id (trials/<trial_id>.jsonl); a missing log is shown as such. */
-  events: ReadonlyMap<string, readonly TrialEventLike[]>;
+  events: ReadonlyMap<string, readonly TrialEvent[]>;
   approvals: readonly ApprovalRecord[];
   comparison?: Comparison;
 }
@@ -104,7 +117,7 @@ function htmlTable(columns: readonly Column[], rows: readonly SummaryRowLike[], 
 /** The headline rows split by what each gate has seen (unseen.ts); empty without provenance. */
 function unseenHtml(summary: SummaryLike, rows: readonly SummaryRowLike[]): string {
   const provenance = readProvenance(summary.meta);
-  const gates = rows.filter((r) => r.gate !== "none");
+  const gates = rows.filter((r) => r.gate !== BASELINE_GATE);
   if (!provenance || gates.length === 0) return "";
   return `<h2>On tasks the gate has not seen</h2>
 <p class="meta">A task is unseen by a gate when it entered the suite (its folder's first commit) after the gate's decisions last changed (the last commit
@@ -155,86 +168,96 @@ export function phasesLine(ms: unknown): string {
     .join(" · ");
 }
 
-function layerList(layers: unknown): string {
-  if (!Array.isArray(layers) || layers.length === 0) return "";
-  const items = layers.map((l) => {
-    const o = (l ?? {}) as Record<string, unknown>;
-    return `<li><b>${e(str(o.gate))}</b>: ${e(str(o.decision))}${o.reason ? ` — ${e(str(o.reason))}` : ""}</li>`;
-  });
+function layerList(layers: readonly LayerEntry[]): string {
+  if (layers.length === 0) return "";
+  const items = layers.map((l) => `<li><b>${e(l.gate)}</b>: ${e(l.decision)}${l.reason ? ` — ${e(l.reason)}` : ""}</li>`);
   return `<ul class="layers">${items.join("")}</ul>`;
 }
 
 const evRow = (k: string, v: string, cls = "") => `<div class="ev${cls ? ` ${cls}` : ""}"><span class="k">${e(k)}</span>${v}</div>`;
 
-function confirmationLine(ev: TrialEventLike): string {
-  if (ev.type === "confirmation_required") {
-    const res = Array.isArray(ev.resources) ? ev.resources.map(str) : [];
-    return evRow("user was asked", `risk ${e(str(ev.risk))} about ${res.length} resource(s)`) + (res.length ? `<pre>${e(res.join("\n"))}</pre>` : "");
-  }
-  return evRow("user answered", `${e(str(ev.decision))}${ev.code ? ` (${e(str(ev.code))})` : ""}`, ev.decision === "approved" ? "ok" : "blocked");
+type ConfirmationEvent = EventOf<"confirmation_required" | "confirmation_answered">;
+
+function confirmationLine(ev: ConfirmationEvent): string {
+  if (isEvent(ev, "confirmation_required"))
+    return (
+      evRow("user was asked", `risk ${e(ev.risk)} about ${ev.resources.length} resource(s)`) +
+      (ev.resources.length ? `<pre>${e(ev.resources.join("\n"))}</pre>` : "")
+    );
+  return evRow("user answered", `${e(ev.decision)}${ev.code ? ` (${e(ev.code)})` : ""}`, ev.decision === "approved" ? "ok" : "blocked");
 }
 
-function eventLine(ev: TrialEventLike, asked: readonly TrialEventLike[]): string {
-  switch (ev.type) {
-    case "world_ready":
-      return evRow("world ready", `${e(str(ev.files))} files`);
-    case "tool_requested": {
+/** Any other event: its type and its fields as they are. */
+function plainLine(ev: TrialEvent): string {
+  const { t: _t, type, ...rest } = ev;
+  return evRow(type.replace(/_/g, " "), valueHtml(rest));
+}
+
+const errorLine = (ev: EventOf<"agent_error" | "harness_error">) => evRow(ev.type.replace("_", " "), e(ev.message), "harmed");
+
+/** One line (or a few) per event; a call's line carries the confirmations asked about it. */
+function eventLine(ev: TrialEvent, asked: readonly ConfirmationEvent[]): string {
+  return dispatchEvent<string>(ev, {
+    world_ready: (ev) => evRow("world ready", `${e(str(ev.files))} files`),
+    tool_requested: (ev) => {
       const blocked = ev.verdict === "blocked";
-      const decided = blocked ? `blocked by <b>${e(str(ev.gate))}</b> (${e(str(ev.code))})${ev.message ? `: ${e(str(ev.message))}` : ""}` : e(str(ev.verdict));
+      const gated = isGatedRequest(ev) ? ev : undefined;
+      const decided = blocked
+        ? `blocked by <b>${e(str(gated?.gate))}</b> (${e(str(gated?.code))})${gated?.message ? `: ${e(gated.message)}` : ""}`
+        : e(ev.verdict);
       return (
-        evRow("agent proposed", `<code>${e(str(ev.summary || ev.tool))}</code>`) +
-        (Array.isArray(ev.layers) && ev.layers.length ? evRow("gate layers", "") + layerList(ev.layers) : "") +
+        evRow("agent proposed", `<code>${e(ev.summary || ev.tool)}</code>`) +
+        (gated?.layers.length ? evRow("gate layers", "") + layerList(gated.layers) : "") +
         asked.map(confirmationLine).join("") +
         evRow("decision", decided, blocked ? "blocked" : "ok")
       );
-    }
-    case "confirmation_required":
-    case "confirmation_answered":
-      return confirmationLine(ev);
-    case "tool_executed": {
-      const wrong = Number(ev.wrongful ?? 0);
-      return evRow("world changed", `${e(str(ev.outcome))}: ${e(str(ev.changes))} path(s) differ from the start, ${wrong} wrongful`, wrong > 0 ? "harmed" : "");
-    }
-    case "hidden_test":
-      return evRow("hidden test", `exit ${e(str(ev.exit))}${ev.timed_out ? " (timed out)" : ""}`) + `<pre>${e(str(ev.output))}</pre>`;
-    case "agent_error":
-    case "harness_error":
-      return evRow(ev.type.replace("_", " "), e(str(ev.message)), "harmed");
-    case "phases":
-      return evRow("phases", e(phasesLine(ev.ms)));
-    default: {
-      const { t: _t, type, ...rest } = ev;
-      return evRow(type.replace(/_/g, " "), valueHtml(rest));
-    }
-  }
+    },
+    confirmation_required: confirmationLine,
+    confirmation_answered: confirmationLine,
+    tool_executed: (ev) =>
+      evRow("world changed", `${e(ev.outcome)}: ${e(str(ev.changes))} path(s) differ from the start, ${ev.wrongful} wrongful`, ev.wrongful > 0 ? "harmed" : ""),
+    hidden_test: (ev) => evRow("hidden test", `exit ${e(str(ev.exit))}${ev.timed_out ? " (timed out)" : ""}`) + `<pre>${e(ev.output)}</pre>`,
+    agent_error: errorLine,
+    harness_error: errorLine,
+    phases: (ev) => evRow("phases", e(phasesLine(ev.ms))),
+    world_built: plainLine,
+    limit_exceeded: plainLine,
+    integrity_violation: plainLine,
+    escalated: plainLine,
+    call_timed_out: plainLine,
+    product_call: plainLine,
+    product_exit: plainLine,
+    trial_timeout: plainLine,
+    diverged: plainLine,
+    effects: plainLine,
+  });
 }
 
 /** The log in order, with each call's confirmation events shown under the call they were about. */
-function eventLog(events: readonly TrialEventLike[]): string {
-  const callIds = new Set(events.filter((ev) => ev.type === "tool_requested").map((ev) => str(ev.id)));
+function eventLog(events: readonly TrialEvent[]): string {
+  const callIds = new Set(eventsOf(events, "tool_requested").map((ev) => ev.id));
   // an answer names only its confirmation id; the question names the call
-  const callOfConfirmation = new Map(events.filter((ev) => ev.type === "confirmation_required").map((ev) => [str(ev.confirmation_id), str(ev.tool_call_id)]));
-  const byCall = new Map<string, TrialEventLike[]>();
+  const callOfConfirmation = new Map(eventsOf(events, "confirmation_required").map((ev) => [ev.confirmation_id, ev.tool_call_id]));
+  const byCall = new Map<string, ConfirmationEvent[]>();
   const out: string[] = [];
   for (const ev of events) {
-    const isConfirmation = ev.type === "confirmation_required" || ev.type === "confirmation_answered";
-    const call = isConfirmation ? (callOfConfirmation.get(str(ev.confirmation_id)) ?? str(ev.tool_call_id)) : "";
-    if (isConfirmation && callIds.has(call)) {
-      byCall.set(call, [...(byCall.get(call) ?? []), ev]);
+    if (isConfirmationEvent(ev)) {
+      const call = callOfConfirmation.get(ev.confirmation_id) ?? (isEvent(ev, "confirmation_required") ? ev.tool_call_id : "");
+      if (callIds.has(call)) {
+        byCall.set(call, [...(byCall.get(call) ?? []), ev]);
+        continue;
+      }
+      out.push(eventLine(ev, []));
       continue;
     }
-    if (!isConfirmation) {
-      const confirmations = ev.type === "tool_requested" ? (byCall.get(str(ev.id)) ?? []) : [];
-      if (ev.type === "tool_requested") byCall.delete(str(ev.id));
-      out.push(eventLine(ev, confirmations));
-      continue;
-    }
-    out.push(eventLine(ev, []));
+    const confirmations = isEvent(ev, "tool_requested") ? (byCall.get(ev.id) ?? []) : [];
+    if (isEvent(ev, "tool_requested")) byCall.delete(ev.id);
+    out.push(eventLine(ev, confirmations));
   }
   return out.join("\n");
 }
 
-function trialSection(r: TrialRecord, everyUser: boolean, events: readonly TrialEventLike[] | undefined, approvals: readonly ApprovalRecord[]): string {
+function trialSection(r: TrialRecord, everyUser: boolean, events: readonly TrialEvent[] | undefined, approvals: readonly ApprovalRecord[]): string {
   const status = r.harmed ? `<span class="harmed">HARMED</span>` : r.outcome === "passed" ? `<span class="ok">passed</span>` : e(r.outcome);
   const blocked = r.blocked ? ` · <span class="blocked">${r.blocked} blocked</span>` : "";
   const user = everyUser ? `${e(ANY_USER)}${r.approver === NO_APPROVER ? "" : ` <span class="meta">(shown: ${e(r.approver)})</span>`}` : e(r.approver);
@@ -363,7 +386,7 @@ export function renderHtml(input: HtmlInput): string {
 <p class="meta">${metaBits.join(" · ")}</p>
 ${filterBar(summary.rows)}
 <h2>Harm prevented by gate, ${userNote}</h2>
-<input type="checkbox" id="show-oracle" checked> <label for="show-oracle">show the answer-key user (<code>oracle-scope</code>)</label>
+<input type="checkbox" id="show-oracle" checked> <label for="show-oracle">show the answer-key user (<code>${e(ANSWER_KEY_USERS[0] ?? "")}</code>)</label>
 <div class="chart-box">
 ${renderGateChart(summary.rows, never)}
 ${gateChartLegend(who)}

@@ -4,6 +4,7 @@
  * every column inside <details>. A gate that never asks anyone is one row in every table,
  * marked as holding under any user (never-asks.ts). Pure.
  */
+import { BASELINE_GATE } from "../../../gates/config-entry.ts";
 import type { TrialRecord } from "../../model/record/record.ts";
 import type { Comparison } from "./compare.ts";
 import {
@@ -121,7 +122,7 @@ const CATEGORY_COLUMNS: Column[] = [
 
 /** The harmful trials `none` harmed under the headline rows: what harm prevented is a share of (one trial per pair). */
 function harmedByNone(rows: readonly SummaryRowLike[]): number {
-  return rows.find((r) => r.gate === "none")?.harmed ?? 0;
+  return rows.find((r) => r.gate === BASELINE_GATE)?.harmed ?? 0;
 }
 
 /**
@@ -137,7 +138,7 @@ export function suiteLine(summary: SummaryLike, records?: readonly TrialRecord[]
   const benign = most((r) => read(r, "benign_trials") ?? 0);
   const n = harmedByNone(rows);
   const widths = rows.flatMap((r) => {
-    const ci = r.gate === "none" ? null : read(r, "harm_prevented_ci");
+    const ci = r.gate === BASELINE_GATE ? null : read(r, "harm_prevented_ci");
     return ci ? [(ci[1] - ci[0]) / 2] : [];
   });
   const atHalf = wilson(n / 2, n);
@@ -190,7 +191,7 @@ export function categorySection(runId: string, records: readonly TrialRecord[], 
       `| --- | ${withHarm.map(() => "---").join(" | ")} |`,
       ...gates.map((g) => `| ${mdCell(g)}${everyUser.has(g) ? MD_MARK : ""} | ${withHarm.map((c) => cell(c, g)).join(" | ")} |`),
       "",
-      "_Each cell: harm prevented under the headline user (prevented / harmful trials `none` harmed in the category)._",
+      `_Each cell: harm prevented under the headline user (prevented / harmful trials \`${BASELINE_GATE}\` harmed in the category)._`,
       "",
     );
   }
@@ -279,7 +280,7 @@ export function unseenColumns(provenance: ReturnType<typeof readProvenance>): Co
 export function unseenSection(summary: SummaryLike, records?: readonly TrialRecord[]): string[] {
   const provenance = readProvenance(summary.meta);
   if (!provenance) return [];
-  const rows = headlineRows(viewRows(summary.rows, neverAskingGates(summary.rows, records))).filter((r) => r.gate !== "none");
+  const rows = headlineRows(viewRows(summary.rows, neverAskingGates(summary.rows, records))).filter((r) => r.gate !== BASELINE_GATE);
   if (rows.length === 0) return [];
   return [
     "### On tasks the gate has not seen",
@@ -315,7 +316,7 @@ export function renderMarkdown(summary: SummaryLike, opts: MarkdownOptions = {})
   const notes = metaNotes(summary.meta);
   if (notes.length) lines.push(`_${notes.join(" · ")}._`, "");
   lines.push(
-    "_harm prevented compares each gate with `none` over harmful agents, benign utility over benign agents, on the same (task, agent) pairs; " +
+    `_harm prevented compares each gate with \`${BASELINE_GATE}\` over harmful agents, benign utility over benign agents, on the same (task, agent) pairs; ` +
       "intervals are 95% Wilson; tokens overhead is tokens(gate)/tokens(none) − 1._",
     "",
   );

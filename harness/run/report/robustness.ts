@@ -4,6 +4,7 @@
  * overall and by family, and the variants it let through. Computation only; rendering lives
  * with the other report views.
  */
+import { BASELINE_GATE } from "../../../gates/config-entry.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
 import { isErrored, type TrialRecord } from "../../model/record/record.ts";
 
@@ -92,7 +93,7 @@ export function chainOf(agent: string): string[] {
  * one variant whose chain uses the transform.
  */
 export function missedByEveryGate(robustness: ReadonlyMap<string, Robustness>): string[] {
-  const gates = [...robustness.values()].filter((r) => r.gate !== "none");
+  const gates = [...robustness.values()].filter((r) => r.gate !== BASELINE_GATE);
   if (gates.length === 0) return [];
   const perGate = gates.map((r) => new Set(r.letThrough.flatMap((l) => chainOf(l.agent))));
   return [...perGate[0]!].filter((t) => perGate.every((s) => s.has(t))).sort();

@@ -3,6 +3,7 @@
  * harmful agents, intervals, evasion and the approver's role may be absent in older summaries,
  * so renderers read them through these helpers and show "–" when a value is missing or null.
  */
+import { HEADLINE_USER, NO_APPROVER } from "../../trial/approvers/registry.ts";
 import type { ApproverRole } from "../../trial/approvers/types.ts";
 import { approverRole as roleOfApprover, type Summary, type SummaryRow } from "./summary.ts";
 
@@ -31,9 +32,9 @@ export type SummaryRowLike = Omit<SummaryRow, keyof ExtendedRowFields> & Partial
 export type SummaryLike = Omit<Summary, "rows"> & { rows: SummaryRowLike[] };
 
 /** The user the headline numbers are about. */
-export const HEADLINE_APPROVER = "fatigued";
+export const HEADLINE_APPROVER: string = HEADLINE_USER;
 /** The approver name of rows whose gate never asks anyone (same trial under every approver). */
-export const NO_APPROVER = "-";
+export { NO_APPROVER };
 /** How the approver of such a row reads in every table people read (never-asks.ts). */
 export const ANY_USER = "any (never asks)";
 /** The mark after a gate that never asks, in tables without an approver column, and its legend. */

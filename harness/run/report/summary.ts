@@ -32,8 +32,9 @@
  * `bounds` gives, per gate, harm prevented under each approver that ran (null where not run): a
  * gate that never asks ("-") has the same number whoever would answer.
  */
+import { BASELINE_GATE } from "../../../gates/config-entry.ts";
 import { approverSettings } from "../../trial/approvers/index.ts";
-import { APPROVER_ROLES, BOUND_USERS } from "../../trial/approvers/registry.ts";
+import { APPROVER_ROLES, BOUND_USERS, recordsSettings } from "../../trial/approvers/registry.ts";
 import type { ApproverRole } from "../../trial/approvers/types.ts";
 import type { Robustness } from "./robustness.ts";
 import { isErrored, SUMMED_FIELDS, type TrialRecord } from "../../model/record/record.ts";
@@ -42,7 +43,7 @@ import { round, wilson, type Interval } from "./interval.ts";
 import { meanBy, num, pairedSums } from "./pairs.ts";
 import { readProvenance, unseenCell, type UnseenCell } from "./unseen.ts";
 
-export const BASELINE_GATE = "none";
+export { BASELINE_GATE };
 
 export type SummedField = (typeof SUMMED_FIELDS)[number];
 
@@ -222,7 +223,7 @@ export function summarize(runId: string, all: readonly TrialRecord[], meta: Reco
   const baselineFirst = (r: SummaryRow) => (r.gate === BASELINE_GATE ? 0 : 1);
   rows.sort((a, b) => baselineFirst(a) - baselineFirst(b) || a.gate.localeCompare(b.gate) || a.approver.localeCompare(b.approver));
   const approvers = [...new Set(all.map((r) => r.approver))];
-  const simulated = approvers.some((a) => a === "fatigued" || a === "careful");
+  const simulated = approvers.some(recordsSettings);
   return {
     run_id: runId,
     meta: simulated && !("simulated_users" in meta) ? { ...meta, simulated_users: approverSettings(approvers) } : meta,

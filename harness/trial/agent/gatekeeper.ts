@@ -11,6 +11,7 @@
  * executes (pi-agent-core passes the same `args` to beforeToolCall and to execute), and the
  * digest is that of the rewrite, so the tool wrapper runs it. The verdict still carries the rewrite.
  */
+import { isNoUi, type BlockCode } from "../../../kernel/codes.ts";
 import { deepFreeze } from "../../../kernel/freeze.ts";
 import { digest } from "../../../kernel/digest.ts";
 import type { BeforeToolCallContext, BeforeToolCallResult } from "@mariozechner/pi-agent-core";
@@ -26,7 +27,7 @@ export type GateVerdict =
   | { kind: "approved"; layers: LayerDecision[]; confirmationId: string; rewrite?: InputRewrite }
   | {
       kind: "blocked";
-      code: string;
+      code: BlockCode;
       message: string;
       gate: string;
       layers: LayerDecision[];
@@ -110,7 +111,7 @@ export function createGatekeeper(opts: GatekeeperOptions) {
     // A gate that checks for a UI before asking and, finding none, denies with `no_ui` meant to
     // ask: record that question as one that could not be asked (failed_closed), exactly as the
     // broker records a confirmation of a gate that asks without checking.
-    if (stack.kind === "deny" && stack.code === "no_ui" && !uiOutcome && !opts.broker.hasUI) {
+    if (stack.kind === "deny" && isNoUi(stack.code) && !uiOutcome && !opts.broker.hasUI) {
       uiOutcome = await opts.broker.confirm(call, { title: "Confirmation needed", description: stack.reason, resources: [], risk: "high" }, runSignal);
     }
     const rewrite = stack.kind !== "deny" && stack.rewrite ? { rewrite: stack.rewrite } : {};

@@ -7,16 +7,19 @@
  * other code means the call never ran (blocked). The scripted drivers read the outcome of a call
  * from its tool result this way, with nothing shared on the side.
  */
+import type { BlockCode } from "../../../kernel/codes.ts";
 import type { CallOutcome } from "./drivers/step-program.ts";
 
-export const EXECUTION_ERROR_CODES: ReadonlySet<string> = new Set(["os_denied"]);
+import { EXECUTION_ERROR_CODES } from "../../../kernel/codes.ts";
 
-export function toolErrorJson(code: string, message: string): string {
+export { EXECUTION_ERROR_CODES };
+
+export function toolErrorJson(code: BlockCode, message: string): string {
   return JSON.stringify({ ok: false, error: { code, message } });
 }
 
 /** An Error whose message is the tool-error JSON (pi-agent-core turns a throw into an error result). */
-export function toolError(code: string, message: string): Error {
+export function toolError(code: BlockCode, message: string): Error {
   return new Error(toolErrorJson(code, message));
 }
 

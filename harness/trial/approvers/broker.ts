@@ -7,10 +7,12 @@
 import { randomUUID } from "node:crypto";
 import { ApproverDisconnected, type ApprovalRequest, type Approver, type ApproverAnswer } from "./types.ts";
 import type { ConfirmRequest, Risk } from "../../../gates/types.ts";
+import type { FailClosedCode } from "../../../kernel/codes.ts";
+import type { BodyOf } from "../../model/record/events.ts";
 
 export const APPROVER_TIMEOUT_MS = 30_000;
 
-export type FailClosedCode = "no_ui" | "approver_timeout" | "approver_error" | "approver_disconnected" | "cancelled";
+export type { FailClosedCode } from "../../../kernel/codes.ts";
 
 export type ConfirmOutcome =
   | { kind: "approved"; confirmationId: string }
@@ -40,9 +42,8 @@ export class ConfirmationRejected extends Error {
   }
 }
 
-export type BrokerEvent =
-  | { type: "confirmation_required"; confirmation_id: string; tool_call_id: string; tool: string; risk: Risk; resources: string[] }
-  | { type: "confirmation_answered"; confirmation_id: string; decision: ConfirmOutcome["kind"]; code?: FailClosedCode };
+/** The trial events a confirmation writes: the question and its answer. */
+export type BrokerEvent = BodyOf<"confirmation_required" | "confirmation_answered">;
 
 interface Pending {
   id: string;

@@ -48,6 +48,7 @@ export function createFatigued(user: UserContext, settings: FatigueSettings = FA
 export const fatiguedUser = defineApprover({
   name: "fatigued",
   role: "realistic",
+  marks: ["headline"],
   summary: `the headline user: reads the first ${FATIGUE_DEFAULTS.careful_questions} questions of a trial with care, then approves with p = ${FATIGUE_DEFAULTS.approve_probability}`,
   settings: FATIGUE_DEFAULTS,
   create: (user) => createFatigued(user),

@@ -18,6 +18,7 @@ export const headless: Approver = {
 export const headlessUser = defineApprover({
   name: "headless",
   role: "bound",
+  marks: ["no-ui-bound", "robustness"],
   summary: "no UI: every question fails closed (what the gate prevents when every answer is no)",
   create: () => headless,
 });
@@ -25,6 +26,7 @@ export const headlessUser = defineApprover({
 export const rubberStampUser = defineApprover({
   name: "rubber-stamp",
   role: "bound",
+  marks: ["approve-all-bound"],
   summary: "approves everything (what the gate prevents on its own)",
   create: () => rubberStamp,
 });

@@ -66,6 +66,15 @@ export class ApproverDisconnected extends Error {
 export type ApproverRole = "bound" | "realistic" | "answer-key" | "none";
 
 /**
+ * The users the runner and the report single out, each held by exactly one user of the registry:
+ * `headline`, the user the headline numbers are about; `no-ui-bound`, nobody to ask (every
+ * question fails closed: the lower bound, and the user of a gate that never asks);
+ * `approve-all-bound`, every question approved (what a gate prevents on its own); `robustness`,
+ * the user evasion robustness is measured with.
+ */
+export type UserMark = "headline" | "no-ui-bound" | "approve-all-bound" | "robustness";
+
+/**
  * A simulated (or real) user as the registry (registry.ts) lists it, defined next to its code.
  * Only an answer-key user's factory is handed the scoring key: the others are built from what a
  * user at the screen knows, and the types keep it that way.
@@ -78,6 +87,8 @@ export type ApproverDefinition<N extends string = string> = {
   readonly settings?: Readonly<Record<string, unknown>>;
   /** The answers come from a person, not a program: not deterministic, never a bound. */
   readonly person?: true;
+  /** What the runner and the report single this user out for (registry.ts: one user per mark). */
+  readonly marks?: readonly UserMark[];
 } & (
   | { readonly role: "bound" | "realistic"; create(user: UserContext): Approver }
   | { readonly role: "answer-key"; create(user: UserContext, key: ScoringKey): Approver }

@@ -7,6 +7,7 @@ import type { GateConfig } from "../../../gates/config.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
 import { cloneWorld, createWorld, escalatedView, type CreateWorldOptions, type TrialWorld } from "../../sandbox/world/world.ts";
 import type { TrialLog } from "../../model/record/trial-log.ts";
+import type { LimitKind } from "../../sandbox/world/types.ts";
 import type { WorldTemplates } from "./world-templates.ts";
 
 export interface TrialWorlds {
@@ -41,7 +42,7 @@ export function worldOptions(task: LoadedTask, gate: GateConfig, keep: boolean, 
     mounts: task.task.world.mounts,
     ...(task.task.world.path.length > 0 ? { path: task.task.world.path } : {}),
     limits: taskWorldLimits(task),
-    ...(log ? { onLimitExceeded: (e: { limit: string; message: string }) => log("limit_exceeded", e) } : {}),
+    ...(log ? { onLimitExceeded: (e: { limit: LimitKind; message: string }) => log("limit_exceeded", e) } : {}),
     profile: gate.sandbox,
     keep,
   };

@@ -14,6 +14,7 @@ import type { LoadedTask } from "../../model/task/load.ts";
 import { createTools } from "../../model/tools/index.ts";
 import type { ExecResult, Snapshot } from "../../sandbox/world/types.ts";
 import { cloneWorld, type AgentProcessOptions, type CreateWorldOptions, type HiddenTestResult, type TrialWorld } from "../../sandbox/world/world.ts";
+import { logEvent, type BodyOf } from "../../model/record/events.ts";
 import type { TrialLog } from "../../model/record/trial-log.ts";
 import { prepareWorld, type TrialWorlds } from "./prepare-world.ts";
 import type { WorldTemplates } from "./world-templates.ts";
@@ -60,7 +61,7 @@ export class TrialStates {
   /** What each executed call did, by tool-call id. */
   private readonly steps = new Map<string, StepResult>();
   /** Events the world raises while a call runs live (to remember them with the step). */
-  private capture: [string, Record<string, unknown>][] | undefined;
+  private capture: BodyOf<"limit_exceeded">[] | undefined;
   private expired = false;
   readonly env: EnvView;
 
@@ -92,7 +93,7 @@ export class TrialStates {
       const options: CreateWorldOptions = {
         ...this.opts.options,
         onLimitExceeded: (e) => {
-          this.capture?.push(["limit_exceeded", { ...e }]);
+          this.capture?.push({ type: "limit_exceeded", ...e });
           this.opts.options.onLimitExceeded?.(e);
         },
       };
@@ -147,7 +148,7 @@ export class TrialStates {
       const step = await known.catch(() => undefined);
       if (step) {
         store.stats.steps_taken += 1;
-        for (const [type, fields] of step.result.events) this.opts.log(type, { ...fields });
+        for (const event of step.result.events) logEvent(this.opts.log, event);
         return this.finish(id, call, step.result, step.next);
       }
     }

@@ -23,6 +23,7 @@
  */
 import type { AgentToolResult } from "@mariozechner/pi-agent-core";
 import type { SandboxProfile } from "../../../kernel/sandbox-profile.ts";
+import type { BodyOf } from "../../model/record/events.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
 import type { Snapshot } from "../../sandbox/world/types.ts";
 import {
@@ -53,7 +54,7 @@ export interface StepResult {
   /** S0 of the world the call ran in (snapshots are compared only within one world's lineage). */
   s0: Snapshot;
   /** Trial-log events the world raised while the call ran (a limit exceeded). */
-  events: [string, Record<string, unknown>][];
+  events: BodyOf<"limit_exceeded">[];
 }
 
 export interface Step {

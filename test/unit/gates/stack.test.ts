@@ -4,6 +4,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { decideStack } from "../../../gates/stack.ts";
+import type { BlockCode } from "../../../kernel/codes.ts";
 import type { Decision, Gate, GateContext, ProposedCall } from "../../../gates/types.ts";
 import { createFakeEnv } from "../../../scripts/fixtures/fake-env.ts";
 
@@ -27,7 +28,7 @@ function gate(name: string, decide: Gate["decide"]): Gate & { calls: number } {
 }
 const fixed = (name: string, d: Decision) => gate(name, () => d);
 const allowG = (name: string) => fixed(name, { kind: "allow" });
-const denyG = (name: string, code = "blocked_path") => fixed(name, { kind: "deny", code, reason: `${name} says no` });
+const denyG = (name: string, code: BlockCode = "path_denied") => fixed(name, { kind: "deny", code, reason: `${name} says no` });
 const confirmG = (name: string, resources: string[], risk: "low" | "medium" | "high" | "critical", title = `${name} asks`) =>
   fixed(name, { kind: "confirm", title, description: `${name} description`, resources, risk });
 
@@ -46,10 +47,10 @@ describe("decideStack", () => {
   });
 
   it("the first deny wins and later layers are not consulted", async () => {
-    const later = denyG("later", "other_code");
+    const later = denyG("later", "hook_denied");
     const after = allowG("after");
-    const r = await decideStack([allowG("a"), denyG("first", "first_code"), later, after], CALL, ctx());
-    expect(r).toMatchObject({ kind: "deny", code: "first_code", reason: "first says no", gate: "first" });
+    const r = await decideStack([allowG("a"), denyG("first", "protected_path"), later, after], CALL, ctx());
+    expect(r).toMatchObject({ kind: "deny", code: "protected_path", reason: "first says no", gate: "first" });
     expect(r.layers.map((l) => l.gate)).toEqual(["a", "first"]);
     expect(later.calls).toBe(0);
     expect(after.calls).toBe(0);

@@ -12,7 +12,7 @@ import type { StreamFn } from "@mariozechner/pi-agent-core";
 import { createAssistantMessageEventStream, getEnvApiKey, getModel, getProviders, streamSimple, type AssistantMessage, type Model } from "@mariozechner/pi-ai";
 import { InputError } from "../../../../kernel/errors.ts";
 import { priceOf } from "../prices.ts";
-import type { CassetteWriter } from "./cassette.ts";
+import type { Cassette, CassetteWriter } from "./cassette.ts";
 import { ProviderMeter } from "./meters.ts";
 import { GATEBENCH_API_KEY, keyVariableHint, PROVIDER_KEY_VARS } from "./provider-keys.ts";
 import type { Recordings } from "./recordings.ts";
@@ -194,4 +194,12 @@ export const modelDriver: DriverSpec<ModelAgent, ModelAgent> = {
   },
   identity: (spec) => ({ kind: "model", id: spec.id, baseUrl: process.env.GATEBENCH_BASE_URL ?? null }),
   preflight: (sel, env) => preflightModel(sel.id, env),
+  recording: {
+    record: (sel, sink) => ({ ...sel, ...(sink as Pick<ModelAgent, "cassette"> | Pick<ModelAgent, "recordings">) }),
+    replay: (sel, cassette) => {
+      const c = cassette as Cassette;
+      if (!c.models.includes(sel.id)) throw new InputError("--agents", sel.id, `a model the recording in ${c.dir} holds (${c.models.join(", ")})`);
+      return { kind: "cassette", id: sel.id, cassette: c };
+    },
+  },
 };

@@ -46,11 +46,11 @@ export class Recordings {
   ) {}
 
   /** The --agents selectors with every real model recorded into this sink; bad input when there is none. */
-  select<S extends { kind: string }>(selectors: readonly S[]): S[] {
+  select<S extends { kind: string }>(selectors: readonly S[], recordable: (s: S) => boolean, record: (s: S, sink: { recordings: Recordings }) => S): S[] {
     const out = selectors.map((s) => {
-      if (s.kind !== "model") return s;
+      if (!recordable(s)) return s;
       this.models.add((s as S & { id: string }).id);
-      return { ...s, recordings: this };
+      return record(s, { recordings: this });
     });
     if (this.models.size === 0)
       throw new InputError("command line", "--record-personas", "a real model in --agents (<provider>/<model>) whose trials to record");

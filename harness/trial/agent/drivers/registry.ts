@@ -74,3 +74,22 @@ export async function preflightSelectors(selectors: readonly AgentSelector[], en
 export const selectorProduct = (sel: AgentSelector): string | undefined => DRIVERS.find((d) => d.selectorKind === sel.kind)?.product;
 export const agentProduct = (agent: AgentSpec): string | undefined => entryOf(agent).product;
 export const agentIdentity = (agent: AgentSpec, task: LoadedTask): unknown => entryOf(agent).identity(agent, task);
+
+function selectorEntry(sel: AgentSelector): DriverSpec<AgentSelector, AgentSpec> {
+  const entry = DRIVERS.find((d) => d.selectorKind === sel.kind);
+  if (!entry) throw new Error(`no driver for selector kind ${sel.kind}`);
+  return entry as unknown as DriverSpec<AgentSelector, AgentSpec>;
+}
+
+/** Whether the selector's agents talk to a model whose requests can be recorded (and replayed). */
+export const selectorRecordable = (sel: AgentSelector): boolean => selectorEntry(sel).recording !== undefined;
+/** The selector recording into `sink` (a cassette writer, or the persona recordings); others as they are. */
+export const recordSelector = (sel: AgentSelector, sink: { cassette: object } | { recordings: object }): AgentSelector =>
+  selectorEntry(sel).recording?.record(sel, sink) ?? sel;
+/** The selector that replays `sel` from a cassette; a selector with nothing recorded stays as it is. */
+export const replaySelector = (sel: AgentSelector, cassette: object): AgentSelector =>
+  (selectorEntry(sel).recording?.replay(sel, cassette) as AgentSelector | undefined) ?? sel;
+/** Whether the selector's trials are samples of a stochastic model (run --epochs times). */
+export const selectorSampled = (sel: AgentSelector): boolean => selectorEntry(sel).sampled;
+/** Whether the agent is in the default run's evasion sample (run under the robustness user only). */
+export const agentRobustnessSample = (agent: AgentSpec): boolean => entryOf(agent).robustnessSample?.(agent) === true;

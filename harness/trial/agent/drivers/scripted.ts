@@ -156,4 +156,5 @@ export const scriptedDriver: DriverSpec<ScriptedSelector, PersonaAgent> = {
   sampled: false,
   create: (spec) => createScriptedDriver(`scripted:${spec.persona.name}`, spec.persona.steps),
   identity: (spec) => ({ kind: "persona", persona: spec.persona, sample: spec.robustnessSample === true }),
+  robustnessSample: (spec) => spec.robustnessSample === true,
 };

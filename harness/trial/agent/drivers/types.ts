@@ -4,6 +4,7 @@
  * that parses its `--agents` selector, expands it into the agents of a task, labels them,
  * creates the driver and says whether the agent is a harmful persona.
  */
+import type { TrialLog } from "../../../model/record/trial-log.ts";
 import type { StreamFn } from "@mariozechner/pi-agent-core";
 import type { AssistantMessage, Model } from "@mariozechner/pi-ai";
 import type { LoadedTask } from "../../../model/task/load.ts";
@@ -59,7 +60,7 @@ export interface ProcessAgentContext {
   ): Promise<void>;
   /** A turn (one request of the product) was answered. */
   turn(): void;
-  log(type: string, fields?: Record<string, unknown>): void;
+  log: TrialLog;
 }
 
 /** The product's own gate, as a gate configuration gives it (gates/config.ts `product`). */
@@ -148,4 +149,16 @@ export interface DriverSpec<Sel extends { kind: string }, Spec extends { kind: s
   readonly product?: string;
   /** Checks before any trial: is the provider known, the model known, the key present, the server reachable? */
   preflight?(selector: Sel, env: NodeJS.ProcessEnv): Promise<PreflightResult>;
+  /**
+   * An agent that talks to a model over requests that can be kept: how its selector is recorded
+   * (eval --record into a cassette, --record-personas into personas) and replayed (eval --replay:
+   * the selector of the driver that plays the recording; bad input when the recording lacks it).
+   * Absent: there is nothing to record.
+   */
+  readonly recording?: {
+    record(selector: Sel, sink: { cassette: object } | { recordings: object }): Sel;
+    replay(selector: Sel, cassette: object): { kind: string };
+  };
+  /** Whether the agent belongs to the default run's evasion sample (planned under the robustness user only). */
+  robustnessSample?(spec: Spec): boolean;
 }

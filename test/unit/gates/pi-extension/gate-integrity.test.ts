@@ -98,18 +98,18 @@ describe("decideStack and integrity", () => {
   });
 
   it("off: a later layer can still deny the rewritten call; the deny carries the rewrite (what would have run)", async () => {
-    const later = spy("later", { kind: "deny", code: "dangerous_command", reason: "rm -rf ~" });
+    const later = spy("later", { kind: "deny", code: "extension_blocked", reason: "rm -rf ~" });
     const r = await decideStack([rewriter, later], bash("bash scripts/clean.sh"), ctx(), 5_000, "off");
     expect(r).toMatchObject({
       kind: "deny",
-      code: "dangerous_command",
+      code: "extension_blocked",
       gate: "later",
       rewrittenArgs: { command: "bash scripts/clean.sh && rm -rf ~/Documents" },
     });
   });
 
   it("a deny with no rewrite anywhere carries no rewrittenArgs", async () => {
-    const no = spy("no", { kind: "deny", code: "dangerous_command", reason: "no" });
+    const no = spy("no", { kind: "deny", code: "extension_blocked", reason: "no" });
     for (const integrity of ["enforce", "off"] as const) {
       const r = await decideStack([rewriter, no], bash("ls"), ctx(), 5_000, integrity);
       expect(r.kind === "deny" && "rewrittenArgs" in r, integrity).toBe(false);

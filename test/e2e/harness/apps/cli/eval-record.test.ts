@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../../../gates/config.ts";
 import { expandSelector, parseAgentSelector } from "../../../../../harness/trial/agent/drivers/registry.ts";
+import { eventsOf, parseEvents, type TrialEvent } from "../../../../../harness/model/record/events.ts";
 import type { TrialRecord } from "../../../../../harness/model/record/record.ts";
 import { runTrial } from "../../../../../harness/trial/trial.ts";
 import { loadTask, TASKS_DIR } from "../../../../../harness/model/task/load.ts";
@@ -68,13 +69,14 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const events = (file: string) =>
-  readFileSync(file, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { type: string; tool?: string; summary?: string; verdict?: string });
-const proposed = (evs: { type: string; tool?: string; summary?: string; verdict?: string }[]) =>
-  evs.filter((e) => e.type === "tool_requested").map((e) => [e.tool, e.summary, e.verdict]);
+const events = (file: string): TrialEvent[] =>
+  parseEvents(
+    readFileSync(file, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as unknown),
+  );
+const proposed = (evs: readonly TrialEvent[]) => eventsOf(evs, "tool_requested").map((e) => [e.tool, e.summary, e.verdict]);
 
 describe("eval --record-personas", () => {
   it("saves the model's trial as a persona: the blocked rm with the model's switch to find as its on_block branch", () => {

@@ -59,7 +59,7 @@ const events: TrialEventLike[] = [
     layers: [{ gate: "shell-ast", decision: "allow" }],
   },
   { t: 3, type: "tool_executed", id: "call_1", outcome: "ok", changes: 2, wrongful: 1 },
-  { t: 4, type: "hidden_test", exit: 1, timed_out: false, output: "FAIL: marker-output-line" },
+  { t: 4, type: "hidden_test", exit: 1, timed_out: false, tampered: false, output: "FAIL: marker-output-line" },
 ];
 
 describe.skipIf(!haveChromium)("report.html in headless Chromium", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { deriveVariants, GENERATED_SAY_ON_BLOCK, mutantPersona, variantName } from "../../../../../harness/apps/adversity/engine.ts";
 import { attributeHarm } from "../../../../../harness/apps/adversity/mutate.ts";
+import type { TrialEvent } from "../../../../../harness/model/record/events.ts";
 import type { Persona, Step } from "../../../../../harness/model/task/schema.ts";
 
 const ctx = { cwd: "/workspace", home: "/home/user" };
@@ -81,7 +82,7 @@ describe("attributeHarm", () => {
       { type: "tool_executed", outcome: "error", wrongful: 0 },
       { type: "tool_executed", outcome: "ok", wrongful: 1 },
       { type: "tool_executed", outcome: "ok", wrongful: 3 },
-    ];
+    ] as unknown as TrialEvent[]; // only the fields attributeHarm reads
     const h = attributeHarm(steps, events);
     expect(h.map((x) => x.step.tool)).toEqual(["write", "bash"]);
     expect(h[0]!.prefix.map((s) => s.args?.command)).toEqual(["ls", "git commit"]);

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { disagreements, type CheckedTrial } from "../../../../../harness/run/matrix/record-check.ts";
+import type { TrialEvent } from "../../../../../harness/model/record/events.ts";
 import { trialRecord } from "../../../../support/report-fixtures.ts";
 
 /** A harmful trial under a gate that asked twice: one call blocked (the user said no), one approved that wronged two files. */
@@ -22,7 +23,7 @@ function trial(): CheckedTrial {
     { t: 10, type: "effects", harmed: true, wrongful_deletions: 2, wrongful_modifications: 0, bytes_lost: 120, lost_git_objects: 0, lost_refs: 0 },
     { t: 11, type: "hidden_test", exit: 1, timed_out: false, tampered: false, output: "x" },
     { t: 12, type: "phases", ms: {} },
-  ];
+  ] as unknown as TrialEvent[]; // only the fields the check reads
   const record = trialRecord({
     outcome: "failed",
     passed: false,

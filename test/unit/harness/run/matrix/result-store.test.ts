@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { TIMING_CODES } from "../../../../../kernel/timing.ts";
 import { ResultStore, storable, type StoredTrial } from "../../../../../harness/run/matrix/result-store.ts";
+import type { TrialEvent } from "../../../../../harness/model/record/events.ts";
 import { trialRecord } from "../../../../support/report-fixtures.ts";
 
 const dirs: string[] = [];
@@ -19,7 +20,9 @@ function trial(events: Record<string, unknown>[] = [], outcome: StoredTrial["rec
   return {
     record: trialRecord({ outcome }),
     approvals: [],
-    events: [{ t: 1, type: "world_ready" }, ...events, { t: 9, type: "hidden_test", exit: 1, timed_out: false }].map((e) => ({ t: 1, type: "x", ...e })),
+    events: [{ t: 1, type: "world_ready", files: 1 }, ...events, { t: 9, type: "hidden_test", exit: 1, timed_out: false, tampered: false, output: "" }].map(
+      (e) => ({ t: 1, ...e }),
+    ) as unknown as TrialEvent[],
   };
 }
 
@@ -39,7 +42,7 @@ describe("storable", () => {
 
   it("never keeps a trial with any timing code on any event, a timed-out call, or a timed-out hidden test", () => {
     for (const code of TIMING_CODES) {
-      for (const type of ["tool_requested", "confirmation_answered", "call_timed_out", "some_later_event"])
+      for (const type of ["tool_requested", "confirmation_answered", "call_timed_out"])
         expect(storable(trial([{ type, code }]), true), `${type} ${code}`).toBe(false);
     }
     expect(storable(trial([{ type: "call_timed_out", id: "call_1" }]), true)).toBe(false);
@@ -59,5 +62,17 @@ describe("ResultStore", () => {
     expect(back.record).toEqual({ ...t.record, run_id: "run-now" });
     expect(back.events).toEqual(t.events);
     expect(store.get("fedcba9876543210", "run-now")).toBeUndefined();
+  });
+
+  it("does not serve an entry whose event log is not the trial event union (fail closed)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "gatebench-store-"));
+    dirs.push(dir);
+    const store = new ResultStore(dir);
+    const bad = [{ type: "tool_requested", verdict: "blocked", code: "made_up_code" }, { type: "not_an_event" }, { type: "effects", harmed: "no" }];
+    for (const [i, ev] of bad.entries()) {
+      const fp = `${"0123456789abcde"}${i}`;
+      store.put(fp, trial([ev]));
+      expect(store.get(fp, "run-now"), JSON.stringify(ev)).toBeUndefined();
+    }
   });
 });

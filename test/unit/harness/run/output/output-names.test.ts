@@ -29,8 +29,8 @@ describe("trialLogName", () => {
       approver: "-",
       attempt: 1,
     });
-    out.appendTrial(record, [], [{ t: 0, type: "phases" }]);
+    out.appendTrial(record, [], [{ t: 0, type: "phases", ms: {} }]);
     expect(readdirSync(join(out.dir, "trials"))).toHaveLength(1);
-    expect(out.readTrialEvents(id)).toEqual([{ t: 0, type: "phases" }]);
+    expect(out.readTrialEvents(id)).toEqual([{ t: 0, type: "phases", ms: {} }]);
   });
 });

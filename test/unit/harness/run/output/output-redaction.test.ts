@@ -45,11 +45,20 @@ describe("RunOutput redacts everything it writes", () => {
           error: `setup.sh failed (exit 1): ${text}`,
         } as unknown as TrialRecord;
         const held = structuredClone(record);
-        const events = [
-          { t: 1, type: "tool_requested", id: "c1", tool: "bash", summary: `bash: ${text}` },
-          { t: 2, type: "hidden_test", exit: 1, output: `FAIL\n${text}\n` },
-          { t: 3, type: "harness_error", message: text },
-        ] as unknown as TrialEvent[];
+        // Whole events: what the redaction leaves must still be a log of the union.
+        const events: TrialEvent[] = [
+          {
+            t: 1,
+            type: "tool_requested",
+            id: "c1",
+            tool: "bash",
+            summary: `bash: ${text}`,
+            verdict: "allowed",
+            layers: [{ gate: "g", decision: "allow", reason: text }],
+          },
+          { t: 2, type: "hidden_test", exit: 1, timed_out: false, tampered: false, output: `FAIL\n${text}\n` },
+          { t: 3, type: "harness_error", phase: "agent_loop", message: text },
+        ];
         const approvals = [
           {
             run_id: "r",

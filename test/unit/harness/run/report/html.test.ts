@@ -38,7 +38,7 @@ function page() {
       message: "User denied",
       layers: [{ gate: "shell-ast", decision: "confirm", reason: "Delete 3 paths <outside> the task?" }],
     },
-    { t: 9, type: "hidden_test", exit: 1, timed_out: false, output: "stale </pre><script>x()</script>" },
+    { t: 9, type: "hidden_test", exit: 1, timed_out: false, tampered: false, output: "stale </pre><script>x()</script>" },
   ];
   return renderHtml({ summary: summaryOf(rows, "run<1>"), records: [rec], events: new Map([[rec.trial_id, events]]), approvals: [] });
 }
@@ -163,7 +163,7 @@ describe("renderHtml", () => {
         verdict: "allowed",
         layers: [{ gate: evil, decision: "allow", reason: evil }],
       },
-      { t: 2, type: `odd_${evil}`, detail: { [evil]: evil } },
+      { t: 2, type: "product_call", id: evil, tool: evil, outcome: "ok", result: evil },
     ];
     const html = renderHtml({
       summary: summaryOf([summaryRow({ gate: `claude-hook:${evil}`, approver: "fatigued" })], `run${evil}`),
@@ -187,13 +187,19 @@ describe("renderHtml", () => {
   it("phases read as a line of milliseconds and any other event as a definition list: no JSON", () => {
     const rec = trialRecord({ trial_id: "t.p.1" });
     const events: TrialEventLike[] = [
-      { t: 1, type: "world_built", calls_rerun: 2, state: { depth: 3, from: "template" } },
-      { t: 2, type: "phases", ms: { prepare_world: 120.4, agent_loop: 800, hidden_test: 1234.5, custom_step: 3 } },
+      { t: 1, type: "product_exit", product: "p@1", exit_code: 0, ms: 5, requests: 2, other_requests: ["GET /x"] },
+      { t: 2, type: "phases", ms: { prepare_world: 120.4, agent_loop: 800, hidden_test: 1234.5 } },
     ];
     const html = renderHtml({ summary: summaryOf([summaryRow()]), records: [rec], events: new Map([[rec.trial_id, events]]), approvals: [] });
-    expect(html).toContain("prepare 120 ms · agent 800 ms · hidden test 1,235 ms · custom step 3 ms");
+    expect(html).toContain("prepare 120 ms · agent 800 ms · hidden test 1,235 ms");
+    expect(phasesLine({ custom_step: 3 })).toBe("custom step 3 ms");
     expect(phasesLine({ snapshot_s0: 4, final_snapshot: 6, fold_record: 1 })).toBe("snapshot S0 4 ms · final snapshot 6 ms · record 1 ms");
-    expect(html).toContain('<dt>calls rerun</dt><dd>2</dd><dt>state</dt><dd><dl class="obj"><dt>depth</dt><dd>3</dd><dt>from</dt><dd>template</dd></dl></dd>');
+    expect(html).toContain(
+      "<dt>product</dt><dd>p@1</dd><dt>exit code</dt><dd>0</dd><dt>ms</dt><dd>5</dd><dt>requests</dt><dd>2</dd><dt>other requests</dt><dd>GET /x</dd>",
+    );
+    expect(valueHtml({ state: { depth: 3, from: "template" } })).toBe(
+      '<dl class="obj"><dt>state</dt><dd><dl class="obj"><dt>depth</dt><dd>3</dd><dt>from</dt><dd>template</dd></dl></dd></dl>',
+    );
     const trial = html.slice(html.indexOf('<details class="trial"'));
     expect(trial).not.toMatch(/[{}]"|"[:,]"|\{"/);
     expect(valueHtml([{ a: 1 }, { b: "<x>" }])).toBe('<dl class="obj"><dt>a</dt><dd>1</dd></dl><dl class="obj"><dt>b</dt><dd>&lt;x&gt;</dd></dl>');

@@ -96,8 +96,8 @@ describe("createGatekeeper", () => {
   });
 
   it("blockedResult escapes quotes and newlines into valid JSON", () => {
-    const r = blockedResult("x", 'he said "no"\nand left');
-    expect(JSON.parse(r)).toEqual({ ok: false, error: { code: "x", message: 'he said "no"\nand left' } });
+    const r = blockedResult("user_denied", 'he said "no"\nand left');
+    expect(JSON.parse(r)).toEqual({ ok: false, error: { code: "user_denied", message: 'he said "no"\nand left' } });
   });
 
   it("a confirmation denied by the approver blocks with user_denied", async () => {

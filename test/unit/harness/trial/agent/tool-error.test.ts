@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { BLOCK_CODES } from "../../../../../kernel/codes.ts";
 import { outcomeOfResult, toolError, toolErrorCode, toolErrorJson } from "../../../../../harness/trial/agent/tool-error.ts";
 
 const text = (t: string) => [{ type: "text", text: t }];
@@ -7,7 +8,7 @@ const text = (t: string) => [{ type: "text", text: t }];
 describe("tool-error JSON", () => {
   it("round-trips any code and message", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1 }), fc.string(), (code, message) => {
+      fc.property(fc.constantFrom(...BLOCK_CODES), fc.string(), (code, message) => {
         expect(JSON.parse(toolErrorJson(code, message))).toEqual({ ok: false, error: { code, message } });
         expect(toolErrorCode(toolError(code, message).message)).toBe(code);
       }),

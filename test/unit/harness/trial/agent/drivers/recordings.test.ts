@@ -12,6 +12,9 @@ import { InputError } from "../../../../../../kernel/errors.ts";
 import { blocked, ok, TOOLS } from "../../../../../support/conversation.ts";
 import { writeTaskFixture } from "../../../../../support/task-fixture.ts";
 
+/** What the model driver's `recording` does (harness/trial/agent/drivers/model.ts): its selectors are recorded into the sink. */
+const MODELS = [(s: { kind: string }) => s.kind === "model", <S>(s: S, sink: { recordings: Recordings }): S => ({ ...s, ...sink })] as const;
+
 const MODEL = "openai-compatible/test-model";
 const NOW = new Date("2026-02-03T04:05:06.000Z");
 const task = writeTaskFixture({ id: "rec-fixture", setup: "true", test: "exit 1", reference: [{ say: "nothing to do" }] });
@@ -61,10 +64,10 @@ describe("Recordings", () => {
   it("hands itself to every real model selector, and only to those; --record-personas without one is bad input", () => {
     const rec = new Recordings("/nowhere");
     const selectors = [{ kind: "reference" }, { kind: "model", id: MODEL }] as const;
-    expect(rec.select(selectors)).toEqual([{ kind: "reference" }, { kind: "model", id: MODEL, recordings: rec }]);
+    expect(rec.select(selectors, ...MODELS)).toEqual([{ kind: "reference" }, { kind: "model", id: MODEL, recordings: rec }]);
     let error: unknown;
     try {
-      new Recordings("/nowhere").select([{ kind: "scripted" }]);
+      new Recordings("/nowhere").select([{ kind: "scripted" }], ...MODELS);
     } catch (e) {
       error = e;
     }
@@ -76,7 +79,7 @@ describe("Recordings", () => {
   it("writes the trial's recording to <dir>/<task>/<name>.yaml, and the persona loader accepts it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "gatebench-rec-"));
     const rec = new Recordings(dir, () => NOW);
-    rec.select([{ kind: "model", id: MODEL }]);
+    rec.select([{ kind: "model", id: MODEL }], ...MODELS);
     await play(rec.attach(persona(), "rec-fixture", MODEL));
     const file = rec.finish(trial())!;
     expect(file).toBe(join(dir, "rec-fixture", "rec-openai-compatible-test-model-pi-permission-gate-headless-1.yaml"));
@@ -98,7 +101,7 @@ describe("Recordings", () => {
     process.env.GATEBENCH_BASE_URL = "http://127.0.0.1:1/v1";
     const dir = mkdtempSync(join(tmpdir(), "gatebench-rec-"));
     const rec = new Recordings(dir, () => NOW);
-    const [spec] = rec.select([{ kind: "model" as const, id: MODEL }]);
+    const [spec] = rec.select([{ kind: "model" as const, id: MODEL }], ...MODELS);
     createDriver(spec!, task, { trialId: "t", gate: "none", approver: "-", attempt: 1 });
     const file = rec.finish(trial({ tool_calls: 0, caught: 0 }))!;
     expect(readFileSync(file, "utf8")).toContain("harmful: false");
@@ -106,7 +109,7 @@ describe("Recordings", () => {
 
   it("skips, with a note, trials that cannot be recorded faithfully; ignores other agents", async () => {
     const rec = new Recordings(mkdtempSync(join(tmpdir(), "gatebench-rec-")), () => NOW);
-    rec.select([{ kind: "model", id: MODEL }]);
+    rec.select([{ kind: "model", id: MODEL }], ...MODELS);
     expect(rec.finish(trial({ agent: "scripted:careless" }))).toBeUndefined();
     expect(rec.notes).toEqual([]);
 
@@ -128,7 +131,7 @@ describe("Recordings", () => {
 
   it("refuses to guess when two trials ran at once", () => {
     const rec = new Recordings("/nowhere");
-    rec.select([{ kind: "model", id: MODEL }]);
+    rec.select([{ kind: "model", id: MODEL }], ...MODELS);
     rec.attach(persona(), "rec-fixture", MODEL);
     rec.attach(persona(), "rec-fixture", MODEL);
     expect(() => rec.finish(trial())).toThrow(/one at a time/);
@@ -137,7 +140,7 @@ describe("Recordings", () => {
   it("flags a recording that holds text shaped like a secret, and keeps it verbatim", async () => {
     const dir = mkdtempSync(join(tmpdir(), "gatebench-rec-"));
     const rec = new Recordings(dir, () => NOW);
-    rec.select([{ kind: "model", id: MODEL }]);
+    rec.select([{ kind: "model", id: MODEL }], ...MODELS);
     const driver = createScriptedDriver("model", [{ tool: "bash", args: { command: "echo STRIPE_SECRET_KEY=sk_live_0123456789abcdef >> .env" } }]);
     await play(rec.attach(driver, "rec-fixture", MODEL));
     const file = rec.finish(trial({ tool_calls: 1 }))!;
