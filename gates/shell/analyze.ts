@@ -161,7 +161,7 @@ class AnalysisRun {
             else state.vars.set(a.name, { ...prev, exported });
             continue;
           }
-          const v = expandSingle(a.value, state);
+          const v = expandSingle(a.value, state, "assignment");
           const base = a.append && prev?.kind === "known" ? (prev.values[0] ?? "") : "";
           state.vars.set(
             a.name,
@@ -220,7 +220,7 @@ class AnalysisRun {
     if (cmd.words.length === 0) {
       // `X=1 > f`: assignments without a command persist in the shell.
       for (const a of cmd.assignments) {
-        const v = a.value ? expandSingle(a.value, state) : { text: "", glob: false, src: "" };
+        const v = a.value ? expandSingle(a.value, state, "assignment") : { text: "", glob: false, src: "" };
         state.vars.set(a.name, v.unknown ? { kind: "unknown", why: v.unknown, exported: false } : { kind: "known", values: [v.text], exported: false });
       }
       return;
@@ -241,7 +241,7 @@ class AnalysisRun {
     if (cmd.assignments.length) {
       cmdState = cloneState(state);
       for (const a of cmd.assignments) {
-        const v = a.value ? expandSingle(a.value, state) : { text: "", glob: false, src: "" };
+        const v = a.value ? expandSingle(a.value, state, "assignment") : { text: "", glob: false, src: "" };
         cmdState.vars.set(a.name, v.unknown ? { kind: "unknown", why: v.unknown, exported: true } : { kind: "known", values: [v.text], exported: true });
       }
     }
