@@ -7,7 +7,8 @@
 import type { EnvView } from "../types.ts";
 import { parseWith, loadBashParser, type ParsedScript, type Redirect, type SimpleCommand, type Step } from "./parse.ts";
 import { cloneState, expandSingle, expandWord, globPaths, initialState, toAbsolute, type Arg, type ShellState } from "./expand.ts";
-import { COMMAND_RULES } from "./rules/index.ts";
+import { COMMAND_MODELS, COMMAND_RULES } from "./rules/index.ts";
+import { unmodelled } from "./rules/models.ts";
 import { runScriptFile } from "./rules/shells.ts";
 import { commandName, unversioned, type Effect, type Output, type RuleContext } from "./rules/types.ts";
 import { unknownProgram } from "./rules/unknown.ts";
@@ -369,6 +370,10 @@ class AnalysisRun {
     const ctx = this.context(cmd, state, outer, depth, stdin, setOutput, head.text, stdinFed);
     const base = COMMAND_RULES.has(name) ? null : unversioned(name);
     const rule = COMMAND_RULES.get(name) ?? (base !== null ? COMMAND_RULES.get(base) : undefined);
+    // Closed world: a subcommand the program's rule does not model is not understood.
+    const model = COMMAND_MODELS.get(name) ?? (base !== null ? COMMAND_MODELS.get(base) : undefined);
+    const outside = model ? unmodelled(base !== null && !COMMAND_MODELS.has(name) ? base : name, model, argv.slice(1)) : null;
+    if (outside !== null) this.unknown(outside);
     if (rule) await rule(argv.slice(1), ctx);
     else if (head.text.includes("/")) await runScriptFile(head.text, argv.slice(1), ctx);
     else if (!this.functions.has(name)) await unknownProgram(argv.slice(1), ctx);
