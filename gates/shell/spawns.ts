@@ -210,7 +210,7 @@ function objectList(src: string, keys: readonly string[]): string[] | null {
   if (!m) return /\b(?:cmd|args|argv)\s*:/.test(src) ? null : [];
   const parsed = parseArgs(src, m.index + m[0].length - 1, false, "node");
   const v = parsed?.[0];
-  if (!v || v.kind !== "list") return null;
+  if (v?.kind !== "list") return null;
   const out: string[] = [];
   for (const i of v.items) {
     if (i.kind !== "str") return null;

@@ -195,7 +195,7 @@ const rsync: Rule = async (args, ctx) => {
           hits.push(...c);
         }
       }
-      if (hits === null && destAbs !== undefined && (await ctx.env.lstat(destAbs.replace(/\/\u0000$/, "")))?.type === "dir")
+      if (hits === null && destAbs !== undefined && (await ctx.env.lstat(destAbs.endsWith("/\u0000") ? destAbs.slice(0, -2) || "/" : destAbs))?.type === "dir")
         await ctx.targets([dest], "write", "rsync may overwrite files in the existing folder", { recursive: true, destructive: true });
       for (const h of hits ?? []) ctx.effect({ op: "write", path: h, destructive: true, why: "rsync overwrites the existing file" });
     }
