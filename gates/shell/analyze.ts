@@ -7,7 +7,8 @@
 import type { EnvView } from "../types.ts";
 import { parseWith, loadBashParser, type ParsedScript, type Redirect, type SimpleCommand, type Step } from "./parse.ts";
 import { cloneState, expandSingle, expandWord, globPaths, initialState, toAbsolute, type Arg, type ShellState } from "./expand.ts";
-import { COMMAND_RULES } from "./rules/index.ts";
+import { COMMAND_MODELS, COMMAND_RULES } from "./rules/index.ts";
+import { unmodelled } from "./rules/models.ts";
 import { runScriptFile } from "./rules/shells.ts";
 import { commandName, unversioned, type Effect, type Output, type RuleContext } from "./rules/types.ts";
 import { unknownProgram } from "./rules/unknown.ts";
@@ -161,7 +162,7 @@ class AnalysisRun {
             else state.vars.set(a.name, { ...prev, exported });
             continue;
           }
-          const v = expandSingle(a.value, state);
+          const v = expandSingle(a.value, state, "assignment");
           const base = a.append && prev?.kind === "known" ? (prev.values[0] ?? "") : "";
           state.vars.set(
             a.name,
@@ -220,7 +221,7 @@ class AnalysisRun {
     if (cmd.words.length === 0) {
       // `X=1 > f`: assignments without a command persist in the shell.
       for (const a of cmd.assignments) {
-        const v = a.value ? expandSingle(a.value, state) : { text: "", glob: false, src: "" };
+        const v = a.value ? expandSingle(a.value, state, "assignment") : { text: "", glob: false, src: "" };
         state.vars.set(a.name, v.unknown ? { kind: "unknown", why: v.unknown, exported: false } : { kind: "known", values: [v.text], exported: false });
       }
       return;
@@ -241,7 +242,7 @@ class AnalysisRun {
     if (cmd.assignments.length) {
       cmdState = cloneState(state);
       for (const a of cmd.assignments) {
-        const v = a.value ? expandSingle(a.value, state) : { text: "", glob: false, src: "" };
+        const v = a.value ? expandSingle(a.value, state, "assignment") : { text: "", glob: false, src: "" };
         cmdState.vars.set(a.name, v.unknown ? { kind: "unknown", why: v.unknown, exported: true } : { kind: "known", values: [v.text], exported: true });
       }
     }
@@ -369,6 +370,10 @@ class AnalysisRun {
     const ctx = this.context(cmd, state, outer, depth, stdin, setOutput, head.text, stdinFed);
     const base = COMMAND_RULES.has(name) ? null : unversioned(name);
     const rule = COMMAND_RULES.get(name) ?? (base !== null ? COMMAND_RULES.get(base) : undefined);
+    // Closed world: a subcommand the program's rule does not model is not understood.
+    const model = COMMAND_MODELS.get(name) ?? (base !== null ? COMMAND_MODELS.get(base) : undefined);
+    const outside = model ? unmodelled(base !== null && !COMMAND_MODELS.has(name) ? base : name, model, argv.slice(1)) : null;
+    if (outside !== null) this.unknown(outside);
     if (rule) await rule(argv.slice(1), ctx);
     else if (head.text.includes("/")) await runScriptFile(head.text, argv.slice(1), ctx);
     else if (!this.functions.has(name)) await unknownProgram(argv.slice(1), ctx);

@@ -75,15 +75,14 @@ interface Partial {
  * Expands a word into zero or more argv entries. Alternatives (a loop variable with several
  * values) are returned as extra entries: for effect analysis, every alternative is a target.
  */
-export function expandWord(word: Word, state: ShellState, opts: { split?: boolean } = {}): Arg[] {
+export function expandWord(word: Word, state: ShellState, opts: { split?: boolean; tilde?: TildeMode } = {}): Arg[] {
   const split = opts.split ?? true;
   let alts: Partial[] = [{ fields: [{ text: "", glob: false, quoted: false }] }];
-  const parts = word.parts;
+  const parts = tildeParts(word.parts, state, opts.tilde ?? "argument");
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!;
     if (p.kind === "lit") {
-      let text = p.text;
-      if (i === 0 && !p.quoted && text.startsWith("~")) text = expandTilde(text, state.home);
+      const text = p.text;
       for (const a of alts) {
         const f = a.fields[a.fields.length - 1]!;
         f.text += text;
@@ -120,9 +119,73 @@ export function expandWord(word: Word, state: ShellState, opts: { split?: boolea
   return out;
 }
 
+/**
+ * Where bash expands a tilde in a word (bash 5, not in POSIX mode):
+ * - "argument": at the start of the word, and, when the word has the shape of an assignment
+ *   (`name=` or `name+=` in unquoted text), right after its first `=` and after every unquoted `:`
+ *   that follows (`make PREFIX=~/x`, `a=x:~/y`); never elsewhere (`--out=~/x`, `a=b~/x` stay);
+ * - "assignment": an assignment's value: at its start and after every unquoted `:` (`PATH=~/bin:~/x`).
+ * A tilde-prefix runs to the first unquoted `/` (or, in assignment values, `:`) or the end of the
+ * word; a prefix with quoted characters or an expansion in it (`~"/x"`, `~$u`) is not expanded.
+ * `~` is $HOME, `~+` the cwd, `~-` $OLDPWD when known, `~name` that user's home.
+ */
+export type TildeMode = "argument" | "assignment";
+
+function tildeParts(parts: readonly WordPart[], state: ShellState, mode: TildeMode): readonly WordPart[] {
+  if (!parts.some((p) => p.kind === "lit" && !p.quoted && p.text.includes("~"))) return parts;
+  const first = parts[0];
+  // Offset in the first part where an assignment value starts; -1 when the word is no assignment.
+  let valueStart = mode === "assignment" ? 0 : -1;
+  if (mode === "argument" && first?.kind === "lit" && !first.quoted) {
+    const m = /^[A-Za-z_][A-Za-z0-9_]*\+?=/.exec(first.text);
+    if (m) valueStart = m[0].length;
+  }
+  const out: WordPart[] = [];
+  parts.forEach((p, index) => {
+    if (p.kind !== "lit" || p.quoted || !p.text.includes("~")) {
+      out.push(p);
+      return;
+    }
+    const text = p.text;
+    const inValue = (k: number) => valueStart >= 0 && (index > 0 || k >= valueStart);
+    let from = 0;
+    for (let k = 0; k < text.length; k++) {
+      if (text[k] !== "~") continue;
+      const starts = (index === 0 && k === 0) || (index === 0 && k === valueStart && valueStart > 0) || (inValue(k) && k > 0 && text[k - 1] === ":");
+      if (!starts) continue;
+      const stop = inValue(k) ? /[/:]/g : /\//g;
+      stop.lastIndex = k + 1;
+      const hit = stop.exec(text);
+      // A prefix that runs on into a quoted part or an expansion is not a tilde-prefix.
+      if (!hit && index < parts.length - 1) continue;
+      const end = hit ? hit.index : text.length;
+      const dir = tildeDir(text.slice(k + 1, end), state);
+      if (dir === null) continue;
+      if (k > from) out.push({ kind: "lit", text: text.slice(from, k), quoted: false });
+      out.push({ kind: "lit", text: dir, quoted: true });
+      from = end;
+      k = end - 1;
+    }
+    if (from < text.length) out.push({ kind: "lit", text: text.slice(from), quoted: false });
+  });
+  return out;
+}
+
+/** The directory a tilde-prefix names, or null when bash leaves it as written. */
+function tildeDir(login: string, state: ShellState): string | null {
+  if (login === "") return state.home;
+  if (login === "+") return state.cwd;
+  if (login === "-") {
+    const v = state.vars.get("OLDPWD");
+    return v?.kind === "known" ? (v.values[0] ?? null) : null;
+  }
+  if (!/^[A-Za-z0-9._-]+$/.test(login)) return null;
+  return login === "root" ? "/root" : `/home/${login}`;
+}
+
 /** Expands a word that must stay one string (assignment values, redirect targets). */
-export function expandSingle(word: Word, state: ShellState): Arg {
-  const args = expandWord(word, state, { split: false });
+export function expandSingle(word: Word, state: ShellState, tilde: TildeMode = "argument"): Arg {
+  const args = expandWord(word, state, { split: false, tilde });
   if (args.length === 0) return { text: "", glob: false, src: word.src };
   const unknown = args.find((a) => a.unknown);
   if (unknown) return unknown;

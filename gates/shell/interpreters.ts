@@ -6,6 +6,8 @@
  * their code is not understood (rules/interpreters.ts).
  */
 
+import { spawnCalls } from "./spawns.ts";
+
 export type Language = "python" | "node" | "perl" | "ruby" | "php" | "lua" | "r" | "julia" | "tcl";
 
 export interface CodeScan {
@@ -141,11 +143,11 @@ const TRUNCATE_APIS: Record<Language, RegExp[]> = {
 };
 
 const SHELL_APIS: Record<Language, RegExp> = {
-  python: /\b(os\.system|os\.popen|subprocess\.(run|call|check_call|check_output|Popen)|os\.exec\w*|os\.spawn\w*)\s*\(/,
-  node: /\b(execSync|exec|spawn|spawnSync|execFile|execFileSync)\s*\(/,
+  python: /\b(os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|os\.posix_spawnp?)\s*\(|\bsubprocess\b|\bpty\.spawn\b/,
+  node: /\b(execSync|exec|spawn|spawnSync|execFile|execFileSync|fork)\s*\(|\bchild_process\b|\bBun\.spawn|\bDeno\.(Command|run)\b|\$`/,
   perl: /\b(system|exec)\b|`|\bqx\b/,
-  ruby: /\b(system|exec|spawn|%x)\b|`|\bOpen3\b/,
-  php: /\b(system|exec|shell_exec|passthru|popen|proc_open)\s*\(|`/,
+  ruby: /\b(system|exec|spawn|%x)\b|`|\bOpen3\b|\bIO\.popen\b/,
+  php: /\b(system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)\s*\(|`/,
   lua: /\bos\.execute\b|\bio\.popen\b/,
   r: /\b(system|system2|shell)\s*\(/,
   julia: /\b(run|pipeline|spawn)\s*\(|`/,
@@ -264,10 +266,11 @@ export function scanCode(language: Language, code: string): CodeScan {
   const literals = stringLiterals(code);
   const shell: string[] = [];
   if (SHELL_APIS[language].test(code)) {
-    const cmds = literals.filter((l) => /\s/.test(l) || /^[a-z][\w.-]*$/.test(l));
-    if (cmds.length === 0) opaque.push(`${language} code runs a shell command built at run time`);
-    else shell.push(...literalShellCommands(code, language));
-    if (shell.length === 0) opaque.push(`${language} code runs shell commands: ${matchText(SHELL_APIS[language], code)}`);
+    // Every spawn call, in each argument form: a literal one is judged as the command it runs.
+    const spawned = spawnCalls(language, code);
+    shell.push(...spawned.commands, ...backtickCommands(code, language));
+    opaque.push(...spawned.opaque);
+    if (shell.length === 0 && spawned.opaque.length === 0) opaque.push(`${language} code runs shell commands: ${matchText(SHELL_APIS[language], code)}`);
   }
   const reads = /\bopen\s*\(|readFile|File\.read|file_get_contents|\bread_text\b/.test(code) ? ["reads files"] : [];
   // Module names (`require("fs")`, `import x from "y"`, `require "fileutils"`) are not paths.
@@ -312,25 +315,9 @@ function looksLikePath(s: string): boolean {
   return true;
 }
 
-/** The first argument of os.system("...") / execSync("...") / system("...") when it is a literal. */
-function literalShellCommands(code: string, language: Language): string[] {
+/** Command-substitution literals: perl, ruby, php and julia backticks. */
+function backtickCommands(code: string, language: Language): string[] {
   const out: string[] = [];
-  const call =
-    /\b(?:os\.system|os\.popen|os\.execute|io\.popen|subprocess\.(?:run|call|check_call|check_output|Popen)|execSync|exec|spawnSync|system|system2|shell_exec|passthru)\s*\(\s*(?:\[\s*)?(['"])((?:\\.|(?!\1)[^\\])*)\1\s*(,|\))/g;
-  for (let m = call.exec(code); m; m = call.exec(code)) {
-    const sep = m[3];
-    const text = (m[2] ?? "").replace(/\\(.)/g, "$1");
-    // subprocess.run(["rm", "-rf", "x"]): a list, not a shell string: join the literal elements.
-    if (sep === "," && /\[\s*$/.test(code.slice(0, (m.index ?? 0) + m[0].indexOf(m[1]!) + 1).slice(-3))) {
-      const list = /\[([^\]]*)\]/.exec(code.slice(m.index ?? 0));
-      if (list) {
-        const items = stringLiterals(list[1] ?? "");
-        out.push(items.map((i) => `'${i.replace(/'/g, "'\\''")}'`).join(" "));
-        continue;
-      }
-    }
-    out.push(text);
-  }
   const backticks = language === "perl" || language === "ruby" || language === "php" || language === "julia" ? /`([^`]*)`/g : null;
   if (backticks) for (let m = backticks.exec(code); m; m = backticks.exec(code)) out.push(m[1] ?? "");
   return out;

@@ -15,6 +15,7 @@
  *   `bundle exec`, `nix-shell --run`, `nix develop -c`, `direnv exec`): their payload is analysed.
  * Formatters these tools run (`cargo fmt`, `go fmt`, `dotnet format`) rewrite the cwd's files.
  */
+import type { ModelTable } from "./models.ts";
 import { posix } from "node:path";
 import type { Arg } from "../expand.ts";
 import { splitArgs } from "../options.ts";
@@ -272,4 +273,18 @@ export const BUILD_TOOL_RULES: RuleTable = [
   ["nix-shell", nixShell],
   ["nix", nix],
   ["direnv", direnv],
+];
+
+// biome-ignore format: packed word lists
+const CARGO_SUBCOMMANDS = ["build", "b", "check", "c", "test", "t", "bench", "run", "r", "doc", "d", "clean", "fmt", "clippy", "fix", "new", "init", "add", "remove", "rm", "update", "fetch", "tree", "metadata", "search", "version", "help", "generate-lockfile", "locate-project", "pkgid", "vendor", "package", "verify-project", "read-manifest"];
+// biome-ignore format: packed word lists
+const GO_SUBCOMMANDS = ["build", "test", "run", "vet", "fmt", "mod", "get", "install", "list", "env", "version", "doc", "generate", "clean", "help", "work", "tool"];
+// biome-ignore format: packed word lists
+const PIP_SUBCOMMANDS = ["install", "download", "uninstall", "freeze", "inspect", "list", "show", "check", "config", "search", "cache", "index", "wheel", "hash", "completion", "debug", "help"];
+/** What the build-tool rules model: cargo's, go's and pip's subcommands (with go mod's and pip cache's actions). */
+export const BUILD_TOOL_MODELS: ModelTable = [
+  ["cargo", { subcommands: CARGO_SUBCOMMANDS, valueOptions: ["-Z", "--config", "-C"] }],
+  ["go", { subcommands: GO_SUBCOMMANDS, actions: { mod: ["download", "tidy", "verify", "why", "graph", "init", "edit", "vendor"] } }],
+  ["pip", { subcommands: PIP_SUBCOMMANDS, actions: { cache: ["dir", "info", "list", "purge", "remove"] } }],
+  ["pip3", { subcommands: PIP_SUBCOMMANDS, actions: { cache: ["dir", "info", "list", "purge", "remove"] } }],
 ];

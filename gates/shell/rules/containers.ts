@@ -11,6 +11,7 @@
  * - `cp` writes its host destination; `rm`, `rmi`, `kill`, `prune`, `volume rm`, `system prune`,
  *   `compose down -v` delete engine resources (external).
  */
+import type { ModelTable } from "./models.ts";
 import type { Arg } from "../expand.ts";
 import { outputFile } from "./output-files.ts";
 import { lit, type Rule, type RuleContext, type RuleTable } from "./types.ts";
@@ -175,4 +176,86 @@ export const CONTAINER_RULES: RuleTable = [
   ["finch", engineRule("finch")],
   ["docker-compose", async (args, ctx) => compose(args, ctx, "docker-compose")],
   ["podman-compose", async (args, ctx) => compose(args, ctx, "podman-compose")],
+];
+
+// biome-ignore format: packed word lists
+const ENGINE_SUBCOMMANDS = ["attach", "build", "buildx", "builder", "commit", "compose", "container", "cp", "create", "diff", "events", "history", "image", "images", "info", "inspect", "kill", "login", "logout", "logs", "network", "pause", "port", "ps", "pull", "push", "restart", "rm", "rmi", "run", "search", "start", "stats", "stop", "system", "tag", "top", "unpause", "version", "volume", "wait"];
+const COMPOSE_SUBCOMMANDS = [
+  "build",
+  "config",
+  "create",
+  "down",
+  "events",
+  "images",
+  "kill",
+  "logs",
+  "ls",
+  "pause",
+  "port",
+  "ps",
+  "pull",
+  "push",
+  "restart",
+  "rm",
+  "run",
+  "start",
+  "stop",
+  "top",
+  "unpause",
+  "up",
+  "version",
+  "wait",
+];
+const engineModel = {
+  subcommands: ENGINE_SUBCOMMANDS,
+  actions: {
+    container: [
+      "ls",
+      "list",
+      "ps",
+      "inspect",
+      "logs",
+      "rm",
+      "remove",
+      "prune",
+      "kill",
+      "run",
+      "create",
+      "cp",
+      "start",
+      "stop",
+      "restart",
+      "top",
+      "stats",
+      "port",
+      "diff",
+      "wait",
+      "pause",
+      "unpause",
+      "attach",
+    ],
+    image: ["ls", "list", "inspect", "history", "pull", "push", "tag", "build", "rm", "remove", "prune"],
+    volume: ["ls", "list", "inspect", "create", "rm", "remove", "prune"],
+    network: ["ls", "list", "inspect", "create", "rm", "remove", "prune", "connect", "disconnect"],
+    system: ["df", "info", "events", "prune"],
+    builder: ["ls", "inspect", "du", "prune", "build"],
+    buildx: ["build", "ls", "inspect", "version", "du", "prune", "rm", "use", "create", "bake"],
+    compose: COMPOSE_SUBCOMMANDS,
+  },
+  valueOptions: [...GLOBAL_VALUES],
+};
+/** What the container rules model: engine subcommands (and management groups' actions), compose subcommands. */
+export const CONTAINER_MODELS: ModelTable = [
+  ["docker", engineModel],
+  ["podman", engineModel],
+  ["nerdctl", engineModel],
+  ["finch", engineModel],
+  [
+    "docker-compose",
+    { subcommands: COMPOSE_SUBCOMMANDS, valueOptions: ["-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--project-directory"] },
+  ],
+  [
+    "podman-compose",
+    { subcommands: COMPOSE_SUBCOMMANDS, valueOptions: ["-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--project-directory"] },
+  ],
 ];

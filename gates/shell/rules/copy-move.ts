@@ -7,7 +7,7 @@
  * destructive unless the folder is new or empty or the tool is told to keep old files.
  */
 import { posix } from "node:path";
-import type { Arg } from "../expand.ts";
+import { toAbsolute, type Arg } from "../expand.ts";
 import { listArchive, planRsync, RSYNC_VALUE_OPTIONS, rsyncDeletes } from "../dry-run.ts";
 import { hasAny, splitArgs } from "../options.ts";
 import { outputFile } from "./output-files.ts";
@@ -69,6 +69,20 @@ function copyLike(kind: "mv" | "cp" | "ln" | "install"): Rule {
     if (kind === "mv") await ctx.targets(sources, "delete", "mv removes the source", { recursive: true, destructive: true });
     else if (kind === "cp") await ctx.targets(sources, "read", "cp reads");
     const destPaths = await ctx.paths(dest, `${kind} destination`);
+    const recursiveCopy = kind !== "ln" && (hasAny(flags, "r", "R", "a", "recursive", "archive") || kind === "mv");
+    // Each source as the shell gives it (globs expanded against the world): its name in the destination folder.
+    const expanded: { abs: string | null; name: string }[] = [];
+    for (const s of sources) {
+      if (s.unknown) {
+        expanded.push({ abs: null, name: "*" });
+        continue;
+      }
+      const found = s.glob ? await ctx.paths(s, `${kind} source`) : [toAbsolute(s.text, ctx.state.cwd)];
+      for (const abs of found) {
+        if (abs === null || abs.endsWith("/\u0000")) expanded.push({ abs: null, name: "*" });
+        else expanded.push({ abs, name: posix.basename(s.glob ? abs : s.text) });
+      }
+    }
     for (const d of destPaths) {
       if (d.endsWith("/\u0000")) {
         ctx.effect({ op: "write", path: d.slice(0, -2) || "/", contents: true, why: `${kind} writes into`, destructive: !noClobber });
@@ -76,11 +90,20 @@ function copyLike(kind: "mv" | "cp" | "ln" | "install"): Rule {
       }
       const info = await ctx.env.lstat(d);
       const intoDir = info?.type === "dir" && !hasAny(flags, "T", "no-target-directory");
-      const finals = intoDir ? sources.map((s) => posix.join(d, posix.basename(s.unknown ? "*" : s.text))) : [d];
-      for (const f of finals) {
+      const finals = intoDir ? expanded.map((s) => ({ path: posix.join(d, s.name), source: s.abs })) : [{ path: d, source: expanded[0]?.abs ?? null }];
+      for (const { path: f, source } of finals) {
         const existing = intoDir ? await ctx.env.lstat(f) : info;
         const overwrites = existing !== null && !noClobber;
-        const recursive = kind !== "ln" && (hasAny(flags, "r", "R", "a", "recursive", "archive") || kind === "mv") && existing?.type === "dir";
+        const recursive = recursiveCopy && existing?.type === "dir";
+        // A folder copied onto an existing folder merges into it: it replaces the files both hold.
+        if (kind === "cp" && recursive && overwrites && source !== null) {
+          const hit = await collisions(ctx, source, f);
+          if (hit !== null) {
+            for (const c of hit) ctx.effect({ op: "write", path: c, destructive: true, why: "cp -r overwrites the existing file in the destination folder" });
+            ctx.effect({ op: "write", path: f, recursive: true, contents: true, why: "cp -r merges into the existing folder" });
+            continue;
+          }
+        }
         ctx.effect({
           op: "write",
           path: f,
@@ -91,6 +114,42 @@ function copyLike(kind: "mv" | "cp" | "ln" | "install"): Rule {
       }
     }
   };
+}
+
+/** At most this many entries of a source folder are walked to find what a copy would replace. */
+const MAX_WALK = 2000;
+
+/**
+ * The files under `dest` that copying the folder `source` onto it would replace (the same
+ * relative path exists in both, and is not a folder in the destination), read from the world;
+ * null when the source cannot be walked (not a folder, unreadable, too large).
+ */
+export async function collisions(ctx: RuleContext, source: string, dest: string): Promise<string[] | null> {
+  const top = await ctx.env.lstat(source);
+  if (top === null) return null;
+  if (top.type !== "dir") {
+    const there = await ctx.env.lstat(dest);
+    return there !== null && there.type !== "dir" ? [dest] : [];
+  }
+  const out: string[] = [];
+  const queue: string[] = [""];
+  let seen = 0;
+  while (queue.length > 0) {
+    const rel = queue.shift()!;
+    const names = await ctx.env.readdir(posix.join(source, rel));
+    if (names === null) return null;
+    for (const name of names) {
+      if (++seen > MAX_WALK) return null;
+      const r = posix.join(rel, name);
+      const s = await ctx.env.lstat(posix.join(source, r));
+      const t = await ctx.env.lstat(posix.join(dest, r));
+      if (s?.type === "dir") {
+        if (t?.type === "dir") queue.push(r);
+        else if (t !== null) out.push(posix.join(dest, r));
+      } else if (t !== null && t.type !== "dir") out.push(posix.join(dest, r));
+    }
+  }
+  return out;
 }
 
 const rsync: Rule = async (args, ctx) => {
@@ -116,6 +175,29 @@ const rsync: Rule = async (args, ctx) => {
         });
       if (hasAny(flags, "remove-source-files")) await ctx.targets(sources, "delete", "rsync --remove-source-files", { recursive: true, destructive: true });
       return;
+    }
+    if (!del && !hasAny(flags, "ignore-existing", "existing")) {
+      // Without --delete, a sync into an existing folder replaces the files both hold: a dry run
+      // names them; else the world view, walking each source.
+      const dry = !ctx.worldChangedEarlier ? await planRsync(ctx.env, ctx.state.cwd, args) : null;
+      let hits: string[] | null = dry ? dry.writes.filter((w) => w.existed && !w.isDir).map((w) => w.path) : null;
+      const [destAbs] = await ctx.paths(dest, "rsync destination");
+      if (hits === null && destAbs !== undefined && !destAbs.endsWith("/\u0000") && (await ctx.env.lstat(destAbs))?.type === "dir") {
+        hits = [];
+        for (const s of sources) {
+          const abs = s.unknown || s.glob ? null : toAbsolute(s.text, ctx.state.cwd);
+          // `src/` copies the folder's entries, `src` the folder itself.
+          const c = abs === null ? null : await collisions(ctx, abs, /\/\.?$/.test(s.text) ? destAbs : posix.join(destAbs, posix.basename(abs)));
+          if (c === null) {
+            hits = null;
+            break;
+          }
+          hits.push(...c);
+        }
+      }
+      if (hits === null && destAbs !== undefined && (await ctx.env.lstat(destAbs.endsWith("/\u0000") ? destAbs.slice(0, -2) || "/" : destAbs))?.type === "dir")
+        await ctx.targets([dest], "write", "rsync may overwrite files in the existing folder", { recursive: true, destructive: true });
+      for (const h of hits ?? []) ctx.effect({ op: "write", path: h, destructive: true, why: "rsync overwrites the existing file" });
     }
     // With --delete the destination ends up a copy of the source: treat it as deleting the destination.
     await ctx.targets([dest], del ? "delete" : "write", del ? "rsync --delete removes destination files missing from the source" : "rsync writes", {

@@ -20,6 +20,7 @@ import { hasAny, splitArgs } from "../options.ts";
 import { parsePatch, stripComponents } from "../patches.ts";
 import { applyTo } from "./data-tools.ts";
 import { outputFile } from "./output-files.ts";
+import type { ModelTable } from "./models.ts";
 import { lit, type RuleContext, type RuleTable } from "./types.ts";
 
 const GLOBAL_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix"]);
@@ -506,3 +507,37 @@ async function gitConfig(args: Arg[], repo: string, ctx: RuleContext): Promise<v
 }
 
 export const GIT_RULES: RuleTable = [["git", (args, ctx) => gitRule(args, ctx)]];
+
+/**
+ * What the git rule models: the subcommands above that can lose data, and the read-only and
+ * recoverable ones it lets through (status, log, diff, add, commit, fetch...). Second-level
+ * actions are listed where an unlisted one could lose work (`worktree prune`, `stash` actions).
+ */
+// biome-ignore format: a packed word list reads better than one word per line
+const GIT_SUBCOMMANDS = ["add", "am", "annotate", "apply", "archive", "bisect", "blame", "branch", "bundle", "cat-file", "check-attr", "check-ignore", "check-mailmap", "check-ref-format", "checkout", "checkout-index", "cherry", "cherry-pick", "clean", "clone", "commit", "commit-graph", "commit-tree", "config", "count-objects", "describe", "diff", "diff-files", "diff-index", "diff-tree", "fetch", "filter-branch", "filter-repo", "for-each-ref", "format-patch", "fsck", "gc", "grep", "hash-object", "help", "init", "log", "ls-files", "ls-remote", "ls-tree", "merge", "merge-base", "merge-file", "merge-tree", "mktree", "mv", "name-rev", "notes", "prune", "pull", "push", "range-diff", "read-tree", "rebase", "reflog", "remote", "replace", "rerere", "reset", "restore", "rev-list", "rev-parse", "revert", "rm", "shortlog", "show", "show-branch", "show-ref", "sparse-checkout", "stash", "status", "stripspace", "submodule", "switch", "symbolic-ref", "tag", "unpack-objects", "update-index", "update-ref", "var", "verify-commit", "verify-pack", "verify-tag", "version", "whatchanged", "worktree", "write-tree"];
+
+export const GIT_MODELS: ModelTable = [
+  [
+    "git",
+    {
+      subcommands: GIT_SUBCOMMANDS,
+      actions: {
+        stash: ["push", "save", "list", "show", "pop", "apply", "branch", "drop", "clear", "create", "store"],
+        worktree: ["list", "add", "lock", "unlock", "remove"],
+        submodule: ["status", "init", "update", "add", "deinit", "foreach", "sync", "summary", "set-url", "set-branch", "absorbgitdirs"],
+        reflog: ["show", "expire", "delete", "exists", "list"],
+        remote: ["add", "rename", "remove", "rm", "set-head", "set-branches", "get-url", "set-url", "show", "prune", "update"],
+        notes: ["list", "show", "add", "append", "copy", "get-ref"],
+        bisect: ["start", "bad", "good", "new", "old", "terms", "skip", "reset", "log", "visualize", "view"],
+        "sparse-checkout": ["list", "check-rules"],
+      },
+      valueOptions: [...GLOBAL_WITH_VALUE],
+      defined: (sub, globals) =>
+        globals.some((a, k) =>
+          (a.text === "-c" ? (globals[k + 1]?.text ?? "") : a.text.startsWith("-c") ? a.text.slice(2) : "")
+            .toLowerCase()
+            .startsWith(`alias.${sub.toLowerCase()}=`),
+        ),
+    },
+  ],
+];

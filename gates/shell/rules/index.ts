@@ -27,21 +27,22 @@
  * engines, build tools and package managers, runners and infrastructure.
  */
 import { ARCHIVE_RULES } from "./archives.ts";
-import { BUILD_TOOL_RULES } from "./build-tools.ts";
-import { CONTAINER_RULES } from "./containers.ts";
+import { BUILD_TOOL_MODELS, BUILD_TOOL_RULES } from "./build-tools.ts";
+import { CONTAINER_MODELS, CONTAINER_RULES } from "./containers.ts";
 import { COPY_MOVE_RULES } from "./copy-move.ts";
 import { DATA_TOOL_RULES } from "./data-tools.ts";
 import { DELETION_RULES } from "./deletion.ts";
 import { EDITOR_RULES } from "./editors.ts";
 import { FILE_WRITE_RULES } from "./file-writes.ts";
 import { FIND_RULES } from "./find.ts";
-import { GIT_RULES } from "./git.ts";
+import { GIT_MODELS, GIT_RULES } from "./git.ts";
 import { INTERPRETER_RULES } from "./interpreters.ts";
 import { NAVIGATION_RULES } from "./navigation.ts";
 import { OUTPUT_FILE_RULES } from "./output-files.ts";
 import { READ_ONLY_RULES } from "./read-only.ts";
-import { RUNNER_RULES } from "./runners.ts";
+import { RUNNER_MODELS, RUNNER_RULES } from "./runners.ts";
 import { SHELL_RULES } from "./shells.ts";
+import type { ModelTable, ProgramModel } from "./models.ts";
 import type { Rule, RuleTable } from "./types.ts";
 import { USER_STATE_RULES } from "./user-state.ts";
 import { WRAPPER_RULES } from "./wrappers.ts";
@@ -78,3 +79,19 @@ export const COMMAND_RULES: ReadonlyMap<string, Rule> = mergeRuleTables([
   BUILD_TOOL_RULES,
   RUNNER_RULES,
 ]);
+
+/**
+ * The closed world (models.ts): for programs with subcommands, the ones their family's rule
+ * models; a model for a program without a rule is a bug, caught at load.
+ */
+export const COMMAND_MODELS: ReadonlyMap<string, ProgramModel> = (() => {
+  const models = new Map<string, ProgramModel>();
+  for (const table of [GIT_MODELS, CONTAINER_MODELS, RUNNER_MODELS, BUILD_TOOL_MODELS] as readonly ModelTable[]) {
+    for (const [name, model] of table) {
+      if (!COMMAND_RULES.has(name)) throw new Error(`shell rules: "${name}" has a model but no rule`);
+      if (models.has(name)) throw new Error(`shell rules: "${name}" has two models`);
+      models.set(name, model);
+    }
+  }
+  return models;
+})();

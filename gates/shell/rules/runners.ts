@@ -4,6 +4,7 @@
  * whose effects live outside the file system (terraform, prisma, kubectl, downloads). Database
  * clients are in data-tools.ts, container engines in containers.ts.
  */
+import type { ModelTable } from "./models.ts";
 import { posix } from "node:path";
 import type { Arg } from "../expand.ts";
 import { hasAny, splitArgs } from "../options.ts";
@@ -237,4 +238,18 @@ export const RUNNER_RULES: RuleTable = [
   ],
   ["curl", curlLike],
   ["wget", curlLike],
+];
+
+// biome-ignore format: packed word lists
+const NPM_SUBCOMMANDS = [...PM_SUBCOMMANDS, "run", "run-script", "test", "t", "start", "stop", "restart", "exec", "x", "uninstall", "un", "rm", "update", "view", "v", "show", "explain", "fund", "doctor", "prune", "dedupe", "root", "bin", "prefix", "query", "whoami", "search", "ping", "pkg", "repo", "docs", "bugs", "help-search", "install-test", "it", "ci"];
+// biome-ignore format: packed word lists
+const KUBECTL_SUBCOMMANDS = ["get", "describe", "logs", "explain", "api-resources", "api-versions", "version", "cluster-info", "config", "top", "events", "auth", "diff", "apply", "create", "delete", "edit", "patch", "replace", "scale", "rollout", "label", "annotate", "expose", "run", "set", "drain", "cordon", "uncordon", "taint", "exec", "port-forward", "proxy", "cp", "wait", "kustomize"];
+// biome-ignore format: packed word lists
+const TERRAFORM_SUBCOMMANDS = ["init", "validate", "plan", "apply", "destroy", "fmt", "show", "output", "providers", "version", "graph", "console", "workspace", "state", "get", "login", "logout", "test", "refresh", "import"];
+/** What the runner rules model: npm's subcommands (yarn, pnpm and bun run any other word as a script), kubectl's and terraform's. */
+export const RUNNER_MODELS: ModelTable = [
+  ["npm", { subcommands: NPM_SUBCOMMANDS, valueOptions: ["--prefix", "-C", "--workspace", "-w"] }],
+  ["kubectl", { subcommands: KUBECTL_SUBCOMMANDS, valueOptions: ["-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server"] }],
+  ["terraform", { subcommands: TERRAFORM_SUBCOMMANDS, actions: { state: ["list", "show", "pull"], workspace: ["list", "show", "select", "new"] } }],
+  ["tofu", { subcommands: TERRAFORM_SUBCOMMANDS, actions: { state: ["list", "show", "pull"], workspace: ["list", "show", "select", "new"] } }],
 ];
