@@ -12,7 +12,7 @@ import type { Step } from "../../../../model/task/schema.ts";
 import type { ProcessAgent, ProcessAgentContext, ProcessAgentResult } from "../types.ts";
 import { denialMismatch } from "./claude-code-tools.ts";
 import { ModelEndpoint } from "./endpoint.ts";
-import { installedProduct, type InstalledProduct, type ProductPackage } from "./install.ts";
+import type { InstalledProduct, ProductPackage } from "./install.ts";
 import { ScriptedPlayer } from "./player.ts";
 
 const ARCH = process.arch === "arm64" ? "arm64" : "x64";

@@ -19,7 +19,7 @@ import type { ProcessAgent, ProcessAgentContext, ProcessAgentResult } from "../t
 import { ENDPOINT_MOUNT, FORWARD_PORT, FORWARDER_SOURCE, PRODUCT_MOUNT, PRODUCT_TMP, STATE_MOUNT } from "./claude-code.ts";
 import { CODEX_TOOLS, sandboxFailure } from "./codex-tools.ts";
 import { ModelEndpoint } from "./endpoint.ts";
-import { installedProduct, type InstalledProduct, type ProductPackage } from "./install.ts";
+import type { InstalledProduct, ProductPackage } from "./install.ts";
 import { ScriptedPlayer } from "./player.ts";
 import { RESPONSES_PROTOCOL } from "./responses.ts";
 
@@ -117,7 +117,7 @@ export function codexArgv(binary: string, instruction: string, settings: CodexSe
   const config: Record<string, unknown> = {
     model: MODEL_SLUG,
     model_provider: "gatebench",
-    [`model_providers.gatebench`]: {
+    "model_providers.gatebench": {
       name: "gatebench",
       base_url: `http://127.0.0.1:${FORWARD_PORT}/v1`,
       env_key: KEY_ENV,
