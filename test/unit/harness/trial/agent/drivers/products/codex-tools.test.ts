@@ -23,7 +23,16 @@ describe("gatebench's steps in Codex's tools", () => {
   });
 
   it("an edit is one update patch per replacement", () => {
-    const calls = codexCallsOf({ tool: "edit", args: { path: "c", edits: [{ oldText: "x = 1", newText: "x = 2" }, { oldText: "y", newText: "z" }] } });
+    const calls = codexCallsOf({
+      tool: "edit",
+      args: {
+        path: "c",
+        edits: [
+          { oldText: "x = 1", newText: "x = 2" },
+          { oldText: "y", newText: "z" },
+        ],
+      },
+    });
     expect(calls.map((c) => c.input.input)).toEqual([
       "*** Begin Patch\n*** Update File: /workspace/c\n@@\n-x = 1\n+x = 2\n*** End Patch\n",
       "*** Begin Patch\n*** Update File: /workspace/c\n@@\n-y\n+z\n*** End Patch\n",
@@ -32,11 +41,17 @@ describe("gatebench's steps in Codex's tools", () => {
 
   it("a patch's text lines are the content's lines, whatever they hold", () => {
     fc.assert(
-      fc.property(fc.array(fc.string().filter((l) => !l.includes("\n")), { minLength: 1 }), (lines) => {
-        const patch = addFilePatch("/w/f", `${lines.join("\n")}\n`);
-        const body = patch.split("\n").slice(2, -2);
-        expect(body).toEqual(lines.map((l) => `+${l}`));
-      }),
+      fc.property(
+        fc.array(
+          fc.string().filter((l) => !l.includes("\n")),
+          { minLength: 1 },
+        ),
+        (lines) => {
+          const patch = addFilePatch("/w/f", `${lines.join("\n")}\n`);
+          const body = patch.split("\n").slice(2, -2);
+          expect(body).toEqual(lines.map((l) => `+${l}`));
+        },
+      ),
     );
   });
 });
@@ -79,7 +94,9 @@ describe("how a call ended, from Codex's output", () => {
   });
 
   it("a patch: success ran, Codex's sandbox policy refused, a patch that does not apply failed", () => {
-    expect(codexOutcome(false, "Exit code: 0\nWall time: 1.1 seconds\nOutput:\nSuccess. Updated the following files:\nA /workspace/d\n", "apply_patch")).toBe("ok");
+    expect(codexOutcome(false, "Exit code: 0\nWall time: 1.1 seconds\nOutput:\nSuccess. Updated the following files:\nA /workspace/d\n", "apply_patch")).toBe(
+      "ok",
+    );
     expect(codexOutcome(false, "patch rejected: writing outside of the project; rejected by user approval settings", "apply_patch")).toBe("blocked");
     expect(codexOutcome(false, "apply_patch verification failed: Failed to find expected lines in /workspace/c:\n2", "apply_patch")).toBe("error");
   });
@@ -94,7 +111,9 @@ describe("the scripted player in Codex's vocabulary", () => {
   it("reads the file and sends whole lines again when Codex cannot place an edit's part of a line", () => {
     const p = new ScriptedPlayer([{ tool: "edit", args: { path: "c", edits: [{ oldText: "2", newText: "3" }] } }, { say: "Done." }], "call_gb", CODEX_TOOLS);
     const first = p.answer([]).content.find((b) => b.type === "tool_use")!;
-    const miss = p.answer([{ toolUseId: (first as { id: string }).id, isError: false, text: "apply_patch verification failed: Failed to find expected lines in /workspace/c:\n2" }]);
+    const miss = p.answer([
+      { toolUseId: (first as { id: string }).id, isError: false, text: "apply_patch verification failed: Failed to find expected lines in /workspace/c:\n2" },
+    ]);
     const read = miss.content.find((b) => b.type === "tool_use") as { id: string; input: { cmd: string } };
     expect(miss.ended?.outcome).toBe("error");
     expect(read.input.cmd).toBe("cat -- /workspace/c");

@@ -11,7 +11,10 @@ import {
 } from "../../../../../../../harness/trial/agent/drivers/products/responses.ts";
 
 /** Requests Codex 0.171.0 sent to a scripted endpoint (long texts cut), one per turn. */
-const RECORDED = JSON.parse(readFileSync(new URL("../../../../../../fixtures/codex/requests.json", import.meta.url), "utf8")) as { path: string; body: unknown }[];
+const RECORDED = JSON.parse(readFileSync(new URL("../../../../../../fixtures/codex/requests.json", import.meta.url), "utf8")) as {
+  path: string;
+  body: unknown;
+}[];
 const request = (i: number) => ResponsesRequestSchema.parse(RECORDED[i]!.body);
 
 describe("the Responses API requests Codex sends", () => {
@@ -53,7 +56,10 @@ describe("the streamed answer", () => {
   });
 
   it("makes a call of a tool offered as custom a custom_tool_call with the raw input", () => {
-    const patchReply = { ...reply, content: [{ type: "tool_use" as const, id: "c2", name: "apply_patch", input: { input: "*** Begin Patch\n*** End Patch\n" } }] };
+    const patchReply = {
+      ...reply,
+      content: [{ type: "tool_use" as const, id: "c2", name: "apply_patch", input: { input: "*** Begin Patch\n*** End Patch\n" } }],
+    };
     const { items } = parseResponseEvents(responseEvents(patchReply, new Set(["apply_patch"])));
     expect(items).toEqual([expect.objectContaining({ type: "custom_tool_call", call_id: "c2", input: "*** Begin Patch\n*** End Patch\n" })]);
   });
