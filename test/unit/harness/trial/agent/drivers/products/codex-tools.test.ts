@@ -114,11 +114,11 @@ describe("the scripted player in Codex's vocabulary", () => {
     const miss = p.answer([
       { toolUseId: (first as { id: string }).id, isError: false, text: "apply_patch verification failed: Failed to find expected lines in /workspace/c:\n2" },
     ]);
-    const read = miss.content.find((b) => b.type === "tool_use") as { id: string; input: { cmd: string } };
+    const read = miss.content.find((b) => b.type === "tool_use") as unknown as { id: string; input: { cmd: string } };
     expect(miss.ended?.outcome).toBe("error");
     expect(read.input.cmd).toBe("cat -- /workspace/c");
     const again = p.answer([{ toolUseId: read.id, isError: false, text: exec(0, "a = 1\nb = 2\n") }]);
-    const patch = again.content.find((b) => b.type === "tool_use") as { id: string; input: { input: string } };
+    const patch = again.content.find((b) => b.type === "tool_use") as unknown as { id: string; input: { input: string } };
     expect(patch.input.input).toBe("*** Begin Patch\n*** Update File: /workspace/c\n@@\n-b = 2\n+b = 3\n*** End Patch\n");
     const done = p.answer([{ toolUseId: patch.id, isError: false, text: "Success. Updated the following files:\nM /workspace/c\n" }]);
     expect(done.ended?.outcome).toBe("ok");
