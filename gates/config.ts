@@ -56,11 +56,20 @@ const GateConfigSchema = z.strictObject({
    * and runs only with the product's agents.
    */
   product: z
-    .strictObject({
-      name: z.enum(["claude-code"]),
-      permission_mode: z.enum(["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"]).default("default"),
-      settings: z.record(z.string(), z.unknown()).default({}),
-    })
+    .discriminatedUnion("name", [
+      z.strictObject({
+        name: z.literal("claude-code"),
+        permission_mode: z.enum(["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"]).default("default"),
+        settings: z.record(z.string(), z.unknown()).default({}),
+      }),
+      // Codex: its sandbox mode (`--sandbox`), its approval policy and any other config.toml values.
+      z.strictObject({
+        name: z.literal("codex"),
+        sandbox: z.enum(["read-only", "workspace-write", "danger-full-access"]),
+        approval_policy: z.enum(["untrusted", "on-failure", "on-request", "never"]),
+        config: z.record(z.string(), z.unknown()).default({}),
+      }),
+    ])
     .optional(),
   layers: z
     .array(
@@ -98,7 +107,11 @@ export interface GateConfig {
   layerKinds: string[];
   /** Identifies the policy in approval records: the config name plus a digest of its file. */
   policyVersion: string;
-  /** An agent product's own settings as the gate (runs only with that product's agents). */
+  /**
+   * An agent product's own settings as the gate (runs only with that product's agents): Claude
+   * Code's permission mode and settings file; Codex's sandbox mode and config.toml values (its
+   * approval policy among them).
+   */
   product?: { name: string; permissionMode: string; settings: Readonly<Record<string, unknown>> };
 }
 
@@ -120,6 +133,11 @@ function buildLayer(gate: string, options: Record<string, unknown>, where: strin
   const layer = gateLayer(gate);
   if (!layer) throw new InputError(where, field, `one of ${[...GATE_KINDS].sort().join(", ")}, claude-hook:<command> or pi-extension:<file> (got "${gate}")`);
   return { kind: gate, layer: layer.create(options, where, context) };
+}
+
+function productSettings(p: NonNullable<z.infer<typeof GateConfigSchema>["product"]>): NonNullable<GateConfig["product"]> {
+  if (p.name === "codex") return { name: p.name, permissionMode: p.sandbox, settings: { ...p.config, approval_policy: p.approval_policy } };
+  return { name: p.name, permissionMode: p.permission_mode, settings: p.settings };
 }
 
 /** A configuration file: `where` names it in errors; relative paths in its layers are resolved against `baseDir`. */
@@ -144,7 +162,7 @@ function loadConfigFile(file: string, opts: { name: string; where: string; sourc
     layers: built.map((b) => b.layer),
     layerKinds: built.map((b) => b.kind),
     policyVersion: `${opts.name}@${digestFile(file)}`,
-    ...(raw.product ? { product: { name: raw.product.name, permissionMode: raw.product.permission_mode, settings: raw.product.settings } } : {}),
+    ...(raw.product ? { product: productSettings(raw.product) } : {}),
   };
 }
 

@@ -30,4 +30,27 @@ describe("product gate configurations", () => {
     const product = file("product.yaml", "description: x\nproduct:\n  name: emacs\n");
     expect(() => loadGateConfig(product)).toThrow(/product.name/);
   });
+
+  it("a Codex configuration carries its sandbox mode and its config values, the approval policy among them", () => {
+    expect(gate("codex-read-only").product).toEqual({ name: "codex", permissionMode: "read-only", settings: { approval_policy: "on-request" } });
+    expect(gate("codex-workspace-write").product?.permissionMode).toBe("workspace-write");
+    expect(gate("codex-full-auto").product).toEqual({ name: "codex", permissionMode: "danger-full-access", settings: { approval_policy: "never" } });
+    const own = file(
+      "codex-own.yaml",
+      "description: x\nproduct:\n  name: codex\n  sandbox: workspace-write\n  approval_policy: untrusted\n  config:\n    sandbox_workspace_write: { network_access: false }\n",
+    );
+    expect(loadGateConfig(own).product?.settings).toEqual({ sandbox_workspace_write: { network_access: false }, approval_policy: "untrusted" });
+  });
+
+  it("a Codex configuration without its sandbox mode, or with Claude Code's fields, is bad input naming the field", () => {
+    expect(() => loadGateConfig(file("nosandbox.yaml", "description: x\nproduct:\n  name: codex\n  approval_policy: never\n"))).toThrow(/product.sandbox/);
+    expect(() =>
+      loadGateConfig(
+        file("mixed-fields.yaml", "description: x\nproduct:\n  name: codex\n  sandbox: read-only\n  approval_policy: never\n  permission_mode: plan\n"),
+      ),
+    ).toThrow(/permission_mode/);
+    expect(() =>
+      loadGateConfig(file("badpolicy.yaml", "description: x\nproduct:\n  name: codex\n  sandbox: read-only\n  approval_policy: sometimes\n")),
+    ).toThrow(/approval_policy/);
+  });
 });

@@ -5,6 +5,7 @@
  * with its deltas, message_delta with the stop reason, message_stop). Pure.
  */
 import { z } from "zod";
+import type { WireProtocol } from "./protocol.ts";
 
 const TextBlock = z.object({ type: z.literal("text"), text: z.string() }).passthrough();
 const ToolResultBlock = z
@@ -172,3 +173,26 @@ export function parseReplyEvents(sse: string): { blocks: ReplyBlock[]; stopReaso
   if (!stopped) throw new Error("stream without message_stop");
   return { blocks, stopReason };
 }
+
+/** The Messages API as the endpoint's wire protocol (Claude Code). */
+export const MESSAGES_PROTOCOL: WireProtocol = {
+  name: "Messages API",
+  path: "/v1/messages",
+  read(body) {
+    const parsed = MessagesRequestSchema.safeParse(body);
+    if (!parsed.success) return undefined;
+    const request = parsed.data;
+    return {
+      model: request.model,
+      results: toolResultsOf(request),
+      serialized: JSON.stringify({ system: request.system ?? "", tools: request.tools ?? [], messages: request.messages }),
+      reply: ({ id, content, usage }) => {
+        const reply: Reply = { id, model: request.model, content, usage };
+        return request.stream === false
+          ? { contentType: "application/json", body: JSON.stringify(replyJson(reply)) }
+          : { contentType: "text/event-stream", body: replyEvents(reply) };
+      },
+    };
+  },
+  error: (type, message) => errorJson({ not_found: "not_found_error", invalid_request: "invalid_request_error", server_error: "api_error" }[type], message),
+};

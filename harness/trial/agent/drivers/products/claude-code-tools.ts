@@ -156,3 +156,15 @@ export const needsReadFirst = (isError: boolean, text: string): boolean => isErr
 export function denialMismatch(readBlocked: ReadonlySet<string>, productDenied: ReadonlySet<string>): string[] {
   return [...new Set([...readBlocked, ...productDenied])].filter((id) => readBlocked.has(id) !== productDenied.has(id)).sort();
 }
+
+/** Claude Code's vocabulary for the scripted player (player.ts). */
+export const CLAUDE_CODE_TOOLS = {
+  callsOf: productCallsOf,
+  outcomeOf: outcomeOfToolResult,
+  readFirst: (call: ProductCall, isError: boolean, text: string) => {
+    if (!needsReadFirst(isError, text)) return undefined;
+    // The step's own path (relative or with ~) is what gatebench's read replays.
+    const file = String(call.input.file_path);
+    return { call: { name: "Read", input: { file_path: absolutePath(file) } }, replay: { tool: "read", args: { path: file } } };
+  },
+};

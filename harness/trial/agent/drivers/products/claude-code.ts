@@ -12,7 +12,7 @@ import type { Step } from "../../../../model/task/schema.ts";
 import type { ProcessAgent, ProcessAgentContext, ProcessAgentResult } from "../types.ts";
 import { denialMismatch } from "./claude-code-tools.ts";
 import { ModelEndpoint } from "./endpoint.ts";
-import { installedProduct, type InstalledProduct, type ProductPackage } from "./install.ts";
+import type { InstalledProduct, ProductPackage } from "./install.ts";
 import { ScriptedPlayer } from "./player.ts";
 
 const ARCH = process.arch === "arm64" ? "arm64" : "x64";
@@ -26,10 +26,10 @@ export const CLAUDE_CODE: ProductPackage = {
 };
 
 /** Where things are inside the sandbox. */
-const PRODUCT_MOUNT = "/opt/gatebench/product";
-const ENDPOINT_MOUNT = "/opt/gatebench/endpoint";
-const STATE_MOUNT = "/opt/gatebench/product-state";
-const PRODUCT_TMP = "/opt/gatebench/product-tmp";
+export const PRODUCT_MOUNT = "/opt/gatebench/product";
+export const ENDPOINT_MOUNT = "/opt/gatebench/endpoint";
+export const STATE_MOUNT = "/opt/gatebench/product-state";
+export const PRODUCT_TMP = "/opt/gatebench/product-tmp";
 /** The port the forwarder listens on inside the sandbox (its own network namespace). */
 export const FORWARD_PORT = 8765;
 
@@ -179,11 +179,4 @@ export function claudeCodeAgent(steps: readonly Step[], install: InstalledProduc
       }
     },
   };
-}
-
-/** The installed product, or an error saying the run's check before it did not install it. */
-export function requireInstalled(): InstalledProduct {
-  const p = installedProduct(CLAUDE_CODE);
-  if (!p) throw new Error(`${CLAUDE_CODE.npm}@${CLAUDE_CODE.version} is not installed (eval installs it before the first trial)`);
-  return p;
 }

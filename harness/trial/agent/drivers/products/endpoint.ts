@@ -1,6 +1,7 @@
 /**
  * The harness as an agent product's model: an HTTP server on a unix socket speaking the
- * Anthropic Messages API (`POST /v1/messages`, streamed or not), bound into the trial's sandbox,
+ * product's API (protocol.ts: Anthropic Messages `POST /v1/messages`, OpenAI Responses
+ * `POST /v1/responses`; streamed or not), bound into the trial's sandbox,
  * where a small forwarder makes it reachable at 127.0.0.1 (the sandbox has no other network).
  * Every request is answered by the scripted player; the call the request's tool result ended is
  * handed to `onCallEnded` (the harness measures the world then: the product is waiting for the
@@ -12,7 +13,8 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { TokenMeter as TurnEstimator } from "../../tokens.ts";
-import { errorJson, MessagesRequestSchema, replyEvents, replyJson, toolResultsOf, type Reply } from "./anthropic.ts";
+import { MESSAGES_PROTOCOL } from "./anthropic.ts";
+import type { WireProtocol } from "./protocol.ts";
 import type { EndedCall, ScriptedPlayer } from "./player.ts";
 
 const MAX_BODY = 64 * 1024 * 1024;
@@ -23,6 +25,8 @@ export interface EndpointOptions {
   onCallEnded: (call: EndedCall) => Promise<void>;
   /** Called for each answered turn (after onCallEnded). */
   onTurn?: (turn: number) => void;
+  /** The API the product speaks (default: Anthropic Messages). */
+  protocol?: WireProtocol;
 }
 
 export interface EndpointStats {
@@ -78,48 +82,45 @@ export class ModelEndpoint {
 
   private async answer(req: http.IncomingMessage, body: string, res: http.ServerResponse): Promise<void> {
     this.stats.requests += 1;
+    const protocol = this.opts.protocol ?? MESSAGES_PROTOCOL;
     const url = new URL(req.url ?? "/", "http://endpoint");
     const send = (status: number, json: unknown) => {
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(json));
     };
-    if (req.method !== "POST" || url.pathname !== "/v1/messages") {
+    if (req.method !== "POST" || url.pathname !== protocol.path) {
       this.stats.other.push(`${req.method} ${url.pathname}`.slice(0, 200));
-      return send(404, errorJson("not_found_error", `the harness's endpoint answers POST /v1/messages only`));
+      return send(404, protocol.error("not_found", `the harness's endpoint answers POST ${protocol.path} only`));
     }
-    let parsed;
+    let request;
     try {
-      parsed = MessagesRequestSchema.safeParse(JSON.parse(body));
+      request = protocol.read(JSON.parse(body));
     } catch {
-      parsed = undefined;
+      request = undefined;
     }
-    if (!parsed?.success) {
-      this.stats.errors.push("a request that is not a Messages API request");
-      return send(400, errorJson("invalid_request_error", "not a Messages API request"));
+    if (!request) {
+      this.stats.errors.push(`a request that is not a ${protocol.name} request`);
+      return send(400, protocol.error("invalid_request", `not a ${protocol.name} request`));
     }
-    const request = parsed.data;
     // After a failure the script's state is unknown: every further request is refused in a way
     // the product does not retry, and the trial ends as an error (stats.errors).
-    if (this.stats.errors.length > 0) return send(400, errorJson("invalid_request_error", "the harness's endpoint failed earlier in this session"));
+    if (this.stats.errors.length > 0) return send(400, protocol.error("invalid_request", "the harness's endpoint failed earlier in this session"));
     try {
-      const answer = this.opts.player.answer(toolResultsOf(request));
+      const answer = this.opts.player.answer(request.results);
       if (answer.ended) await this.opts.onCallEnded(answer.ended);
       this.stats.turns += 1;
       this.opts.onTurn?.(this.stats.turns);
-      const requestText = JSON.stringify({ system: request.system ?? "", tools: request.tools ?? [], messages: request.messages });
-      const used = this.meter.recordSerialized(requestText, JSON.stringify({ role: "assistant", content: answer.content }));
-      const reply: Reply = {
+      const used = this.meter.recordSerialized(request.serialized, JSON.stringify({ role: "assistant", content: answer.content }));
+      const out = request.reply({
         id: `msg_gatebench_${this.stats.turns}`,
-        model: request.model,
         content: answer.content,
         usage: { input_tokens: used.input, output_tokens: used.output },
-      };
-      if (request.stream === false) return send(200, replyJson(reply));
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-      res.end(replyEvents(reply));
+      });
+      res.writeHead(200, { "content-type": out.contentType, ...(out.contentType === "text/event-stream" ? { "cache-control": "no-cache" } : {}) });
+      res.end(out.body);
     } catch (e) {
       this.stats.errors.push(`answering turn ${this.stats.turns + 1}: ${(e as Error).message}`.slice(0, 500));
-      send(500, errorJson("api_error", "the harness failed to answer"));
+      send(500, protocol.error("server_error", "the harness failed to answer"));
     }
   }
 

@@ -7,7 +7,28 @@
 import type { Step } from "../../../../model/task/schema.ts";
 import { StepProgram, type CallOutcome } from "../step-program.ts";
 import type { ReplyBlock, ToolResult } from "./anthropic.ts";
-import { absolutePath, needsReadFirst, outcomeOfToolResult, productCallsOf, type ProductCall } from "./claude-code-tools.ts";
+import { CLAUDE_CODE_TOOLS, type ProductCall } from "./claude-code-tools.ts";
+
+/** How a product's tools carry gatebench's steps, and how its tool results read (one per product). */
+export interface ToolVocabulary {
+  /** The product's calls for one step's tool call, in order (none: a text-only step). */
+  callsOf(step: Step): ProductCall[];
+  /** How a call ended, from the result the product sent back. */
+  outcomeOf(isError: boolean, text: string, tool: string): CallOutcome;
+  /** The read the product wants before it changes a file (its result for `call` says so), if any. */
+  readFirst(
+    call: ProductCall,
+    isError: boolean,
+    text: string,
+  ):
+    | {
+        call: ProductCall;
+        replay: { tool: string; args: Record<string, unknown> };
+        /** The change to ask for again, made from what the read returned (undefined or absent: the same call). */
+        rebuild?: (readResult: string) => ProductCall | undefined;
+      }
+    | undefined;
+}
 
 /** One call the product was asked to make, and how it ended. */
 export interface EndedCall {
@@ -29,7 +50,7 @@ interface Pending {
   /** The step's calls still to make after this one (an edit of several replacements). */
   rest: { call: ProductCall; replay: EndedCall["replay"] }[];
   /** The call to make again once a prep Read is done. */
-  retry?: { call: ProductCall; replay: EndedCall["replay"] };
+  retry?: { call: ProductCall; replay: EndedCall["replay"]; rebuild?: ((readResult: string) => ProductCall | undefined) | undefined };
   /** Whether this step already read its file for the product. */
   readDone: boolean;
   prep?: true;
@@ -62,6 +83,7 @@ export class ScriptedPlayer {
   constructor(
     steps: readonly Step[],
     private readonly idPrefix = "toolu_gb",
+    private readonly tools: ToolVocabulary = CLAUDE_CODE_TOOLS,
   ) {
     this.program = new StepProgram(steps);
   }
@@ -90,20 +112,21 @@ export class ScriptedPlayer {
       // A request without the result of the call asked for: the call did not come back (error).
       const isError = r ? r.isError : true;
       const text = r ? r.text : "(no tool result for this call)";
-      const outcome = r ? outcomeOfToolResult(isError, text, p.call.name) : "error";
+      const outcome = r ? this.tools.outcomeOf(isError, text, p.call.name) : "error";
       ended = { id: p.id, call: p.call, outcome, result: text.slice(0, 2000), replay: p.replay, ...(p.prep ? { prep: true as const } : {}) };
       if (p.prep && p.retry) {
         // The prep Read is done whatever it said: the change is asked for again.
-        return { content: this.ask({ call: p.retry.call, replay: p.retry.replay, rest: p.rest, readDone: true }), ended };
+        const call = p.retry.rebuild?.(text) ?? p.retry.call;
+        return { content: this.ask({ call, replay: p.retry.replay, rest: p.rest, readDone: true }), ended };
       }
-      if (!p.readDone && needsReadFirst(isError, text)) {
-        const file = String(p.call.input.file_path);
+      const read = p.readDone ? undefined : this.tools.readFirst(p.call, isError, text);
+      if (read) {
         return {
           content: this.ask({
-            call: { name: "Read", input: { file_path: absolutePath(file) } },
-            replay: { tool: "read", args: { path: file } },
+            call: read.call,
+            replay: read.replay,
             rest: p.rest,
-            retry: { call: p.call, replay: p.replay },
+            retry: { call: p.call, replay: p.replay, rebuild: read.rebuild },
             readDone: true,
             prep: true,
           }),
@@ -122,7 +145,7 @@ export class ScriptedPlayer {
       this.done = true;
       return { content: [{ type: "text", text: "Done." }], ...(ended ? { ended } : {}) };
     }
-    const calls = productCallsOf(step);
+    const calls = this.tools.callsOf(step);
     if (calls.length === 0) {
       // A text-only step is the agent's final answer.
       this.done = true;
