@@ -45,7 +45,8 @@ async function main(): Promise<number> {
       let same = 0;
       a.forEach((x, i) => {
         const y = b[i]!;
-        const pick = (d: typeof x.d) => JSON.stringify({ decision: d.decision, reason: d.reason, code: d.code, gate: d.gate, layers: d.layers, questions: d.questions });
+        const pick = (d: typeof x.d) =>
+          JSON.stringify({ decision: d.decision, reason: d.reason, code: d.code, gate: d.gate, layers: d.layers, questions: d.questions });
         if (x.entry !== y.entry || pick(x.d) !== pick(y.d)) {
           differences++;
           process.stdout.write(`DIFF ${file} ${g.name} #${i}: ${JSON.stringify(x.entry.call.args)}\n  one by one: ${pick(x.d)}\n  shared:     ${pick(y.d)}\n`);

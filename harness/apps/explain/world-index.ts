@@ -10,7 +10,7 @@
  */
 import { posix } from "node:path";
 import type { EnvView, GateProcessOutput, LstatInfo } from "../../../gates/types.ts";
-import { expandBraces, globRegex } from "../../sandbox/world/inside/glob.cjs";
+import { expandBraces, globRegex } from "../../sandbox/world/inside/glob-pattern.cjs";
 import type { GateRunner, IndexEntry, WorldListing } from "../../sandbox/world/gate-runner.ts";
 import type { TrialWorld } from "../../sandbox/world/world.ts";
 import { HOME, WORKSPACE } from "../../../kernel/sandbox-paths.ts";
@@ -305,18 +305,19 @@ export interface SharedWorld {
 
 /**
  * Set `world` up once for deciding many calls on it without running any: one read-only sandbox
- * for the dry runs' listings, and the world listed once there for the lookups. A world whose
- * runner does not start is used as before (every lookup and process asked of the world).
+ * for the dry runs' listings, and the world listed once there for the lookups. What they cannot
+ * answer is asked of `env` (the world's own view); a world whose runner does not start is used as
+ * before (every lookup and process asked of `env`).
  */
-export async function shareWorld(world: TrialWorld): Promise<SharedWorld> {
+export async function shareWorld(world: TrialWorld, env: EnvView = world.env): Promise<SharedWorld> {
   let runner: GateRunner;
   try {
     runner = await world.startGateRunner();
   } catch {
-    return { env: world.env, indexed: false, close: () => {} };
+    return { env, indexed: false, close: () => {} };
   }
   const listing = await runner.listing(world.roots);
   const index = listing ? new WorldIndex(listing) : undefined;
   const run = (argv: readonly string[], stdin: string, timeoutMs: number) => (runner.alive ? runner.run(argv, stdin, timeoutMs) : Promise.resolve(undefined));
-  return { env: indexedEnv(world.env, index, run), indexed: index !== undefined, close: () => runner.close() };
+  return { env: indexedEnv(env, index, run), indexed: index !== undefined, close: () => runner.close() };
 }
