@@ -168,14 +168,21 @@ export class WorldIndex {
     return abs === ASK_WORLD ? ASK_WORLD : this.resolve(abs, followLast);
   }
 
+  /** A folder above a root (e.g. /home): a root is its own realpath, so each folder above it is one and can be passed. */
+  private aboveRoot(p: string): boolean {
+    return this.roots.some((r) => r !== p && (p === "/" || r.startsWith(`${p}/`)));
+  }
+
   /** lstat succeeds (exists, the last link not followed). */
   private exists(p: string): Answer<boolean> {
+    if (this.aboveRoot(p)) return true;
     const r = this.resolve(p, false);
     return r === ASK_WORLD ? r : r !== null;
   }
 
   /** stat succeeds and is a folder (links followed). */
   private isDir(p: string): Answer<boolean> {
+    if (this.aboveRoot(p)) return true;
     const r = this.resolve(p, true);
     return r === ASK_WORLD ? r : r !== null && r.entry.type === "dir";
   }
