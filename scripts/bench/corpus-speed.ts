@@ -11,6 +11,9 @@
 import { availableParallelism } from "node:os";
 import { loadGateConfig } from "../../gates/config.ts";
 import { decideEntries, decisionsInFlight, perSecond, readCorpus } from "../../harness/apps/explain/corpus.ts";
+import { historyReport } from "../../harness/apps/history/report.ts";
+import type { HistorySession } from "../../harness/apps/history/sessions.ts";
+import { shellCorpusEntries } from "../compare-corpus-paths.ts";
 import { CORPUS_FILE } from "./corpus.ts";
 import { type Judged, judge, TARGETS, worst, type Status } from "./targets.ts";
 
@@ -40,12 +43,56 @@ export interface CorpusSpeed {
   /** Per judged gate, its decisions per second against the target. */
   judged: { gate: string; target: Judged }[];
   status: Status;
+  /** A gate author's history (history.ts's path) of generated commands under one gate; null when not run. */
+  history: HistorySpeed | null;
+}
+
+export interface HistorySpeed {
+  gate: string;
+  commands: number;
+  sessions: number;
+  /** The whole report: reading nothing, the world set up, every call decided, ms. */
+  wall_ms: number;
+  decisions_per_s: number;
+}
+
+/** How many commands the history entry decides, in sessions of SESSION_CALLS. */
+export const HISTORY_COMMANDS = 10_000;
+const SESSION_CALLS = 100;
+
+/**
+ * `n` bash commands drawn in turn from the corpora (corpora/incidents.yaml and gates/shell/corpus.yaml)
+ * as sessions of SESSION_CALLS calls that all ran and stayed: what a gate author's own history looks like to `history`.
+ */
+export function generatedHistory(n: number): HistorySession[] {
+  const commands = [...readCorpus(CORPUS_FILE), ...shellCorpusEntries()].filter((e) => e.call.tool === "bash").map((e) => String(e.call.args.command));
+  const sessions: HistorySession[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i % SESSION_CALLS === 0) sessions.push({ file: `generated-${sessions.length + 1}.jsonl`, format: "claude-code", calls: [] });
+    const s = sessions.at(-1)!;
+    s.calls.push({ index: s.calls.length + 1, name: "Bash", status: "ok", mapped: [{ tool: "bash", args: { command: commands[i % commands.length]! } }] });
+  }
+  return sessions;
+}
+
+/** The history entry: `commands` generated commands decided under `gate` the way `npm run history` decides them. */
+export async function benchHistorySpeed(gate = "shell-ast", commands = HISTORY_COMMANDS): Promise<HistorySpeed> {
+  const sessions = generatedHistory(commands);
+  const r = await historyReport([loadGateConfig(gate)], sessions, [], sessions.length);
+  return { gate, commands, sessions: sessions.length, wall_ms: r.wall_ms, decisions_per_s: r.gates[0]?.decisions_per_s ?? 0 };
 }
 
 const round = (x: number) => Math.round(x * 10) / 10;
 
 /** The section from measured rows: every judged gate judged, and the worst of them. A judged gate that was not measured is n/a. */
-export function summarizeCorpusSpeed(m: { file: string; entries: number; worlds: number; cores: number; rows: readonly CorpusSpeedRow[] }): CorpusSpeed {
+export function summarizeCorpusSpeed(m: {
+  file: string;
+  entries: number;
+  worlds: number;
+  cores: number;
+  rows: readonly CorpusSpeedRow[];
+  history?: HistorySpeed | null;
+}): CorpusSpeed {
   const judged = JUDGED_GATES.map((gate) => ({
     gate,
     target: judge(m.rows.find((r) => r.gate === gate)?.decisions_per_s, TARGETS.corpus_decisions_per_s),
@@ -58,6 +105,7 @@ export function summarizeCorpusSpeed(m: { file: string; entries: number; worlds:
     rows: m.rows.map((r) => ({ ...r, deciding_ms: round(r.deciding_ms), wall_ms: round(r.wall_ms) })),
     judged,
     status: worst(judged.map((j) => j.target.status)),
+    history: m.history ?? null,
   };
 }
 
@@ -88,7 +136,8 @@ export async function benchCorpusSpeed(gates: readonly string[] = SPEED_GATES, c
       decisions_per_s: perSecond(r.decided.get(config.name)?.length ?? 0, decidingMs),
     });
   }
-  return summarizeCorpusSpeed({ file: CORPUS_FILE, entries: entries.length, worlds, cores, rows });
+  const history = await benchHistorySpeed();
+  return summarizeCorpusSpeed({ file: CORPUS_FILE, entries: entries.length, worlds, cores, rows, history });
 }
 
 /** The section as text: one row per gate, then each judged gate's verdict. */
@@ -113,5 +162,10 @@ export function renderCorpusSpeed(s: CorpusSpeed | null): string {
     `Corpus speed: ${s.file}, ${s.entries} entries on ${s.worlds} worlds, each gate alone, ${s.cores} cores; decisions/s = entries / deciding wall time (worlds excluded): ${s.status}`,
     row(header),
     ...lines.map(row),
+    ...(s.history
+      ? [
+          `History: ${s.history.commands.toLocaleString("en-US")} generated commands (${s.history.sessions} sessions) under ${s.history.gate} as npm run history decides them: ${(s.history.wall_ms / 1000).toFixed(1)} s, ${s.history.decisions_per_s} decisions/s`,
+        ]
+      : []),
   ].join("\n");
 }

@@ -22,6 +22,7 @@ import { checkToolCall } from "../../model/task/schema.ts";
 import { TOOL_PERMISSIONS } from "../../../kernel/tools.ts";
 import { decideCall, envWith, gateOnWorld, openWorld, rememberingEnv, type CallDecision, type Verdict, type WorldChoice } from "./decide.ts";
 import type { WorldSource } from "./world-spec.ts";
+import { shareWorld, type SharedWorld } from "./world-index.ts";
 
 export type Label = "danger" | "benign";
 
@@ -265,9 +266,18 @@ export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (
   return out;
 }
 
+export interface DecideOptions {
+  /**
+   * false: every lookup asked of the world's helper and every dry run in a sandbox of its own, as
+   * `explain` decides a single call (kept to check that the shared world decides the same).
+   */
+  sharedWorld?: boolean;
+}
+
 /**
  * Decide every entry under every gate, one world per task (built once, shared by all gates, its
- * lookups and one-shot gate processes remembered). Nothing is run. A configuration's entries of one
+ * lookups answered from one listing of it, its dry runs run in one read-only sandbox kept for it
+ * (world-index.ts), its lookups and one-shot gate processes remembered). Nothing is run. A configuration's entries of one
  * world are decided `decisionsInFlight` at a time, gate processes at most `cores` at a time.
  */
 export async function decideEntries(
@@ -275,6 +285,7 @@ export async function decideEntries(
   entries: readonly CorpusEntry[],
   base: WorldChoice = {},
   cores: number = availableParallelism(),
+  opts: DecideOptions = {},
 ): Promise<DecidedEntries> {
   const groups = new Map<string, CorpusEntry[]>();
   for (const e of entries) {
@@ -287,9 +298,11 @@ export async function decideEntries(
   let warm = false;
   for (const [key, group] of groups) {
     const open = await openWorld(key ? { task: key, tasksDirs: base.tasksDirs } : base);
+    let shared: SharedWorld | undefined;
     try {
       worlds.push({ key: key || "(no task)", source: open.source, entries: group.length });
-      const env = rememberingEnv(open.world.env, cores);
+      shared = opts.sharedWorld === false ? undefined : await shareWorld(open.world);
+      const env = rememberingEnv(shared?.env ?? open.world.env, cores);
       // The world's helper answers its first question slower than the rest: part of setting the world up, not of a decision.
       await open.world.env.lstat(open.world.env.cwd).catch(() => null);
       for (const config of gates) {
@@ -308,6 +321,7 @@ export async function decideEntries(
       }
       warm = true;
     } finally {
+      shared?.close();
       await open.close();
     }
   }

@@ -11,8 +11,7 @@ import type { ConfirmRequest, EnvView, Gate, GateContext, GateProcessOutput, Pro
 import { InputError } from "../../../kernel/errors.ts";
 import { loadProjectGatesFor } from "../../trial/project-gates.ts";
 import { TaskCatalog } from "../../model/task/load.ts";
-import type { World } from "../../sandbox/world/types.ts";
-import { createWorld } from "../../sandbox/world/world.ts";
+import { createWorld, type TrialWorld } from "../../sandbox/world/world.ts";
 import { populateWorld, readWorldDir, readWorldFile, type WorldSource } from "./world-spec.ts";
 
 export type Verdict = "allow" | "confirm" | "deny";
@@ -42,7 +41,7 @@ export interface WorldChoice {
 }
 
 export interface OpenWorld {
-  world: World;
+  world: TrialWorld;
   source: WorldSource;
   close(): Promise<void>;
 }

@@ -99,6 +99,8 @@ export interface BwrapOptions {
   pathPrefix?: readonly string[];
   /** Empty writable folders outside the world (an agent product's own state), each a fresh tmpfs. */
   tmpfs?: readonly string[];
+  /** /dev read-only too (a sandbox kept for many gate processes: nothing one writes is there for the next). */
+  readOnlyDev?: boolean;
 }
 
 /** The PATH every sandbox starts with. */
@@ -228,6 +230,7 @@ export function buildBwrapArgs(opts: BwrapOptions): string[] {
     "GIT_COMMITTER_DATE",
     GIT_FIXED_DATE,
     ...Object.entries({ ...gitConfigEnv(SANDBOX_GIT_CONFIG), ...opts.env }).flatMap(([k, v]) => ["--setenv", k, v]),
+    ...(opts.readOnlyDev ? ["--remount-ro", "/dev"] : []),
     "--remount-ro",
     "/",
     "--chdir",

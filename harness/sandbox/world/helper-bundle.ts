@@ -30,3 +30,21 @@ export function helperBundleDir(): string {
   });
   return dir;
 }
+
+let runnerDir: string | undefined;
+
+/**
+ * The host folder holding gate-runner.cjs (inside/gate-runner.cjs and the modules it uses), compiled
+ * on first use. It is never bound into a sandbox: the runner starts as `node -e <its text>`, so its
+ * sandbox shows what a gate process's own sandbox shows.
+ */
+export function gateRunnerBundleFile(): string {
+  runnerDir ??= bundleOnce({
+    name: "sandbox-gate-runner",
+    entries: { "gate-runner": path.join(INSIDE, "gate-runner.cjs") },
+    format: "cjs",
+    extension: ".cjs",
+    externalPackages: false,
+  });
+  return path.join(runnerDir, "gate-runner.cjs");
+}

@@ -3,12 +3,13 @@
  * phase, and short-lived separate sandboxes on the same dirs for the setup script and the
  * hidden test. Every file question and every tool runs inside the sandbox.
  */
-import { lstatSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { EnvView, GateProcessBind, GateProcessOutput, LstatInfo } from "../../../gates/types.ts";
 import { buildBwrapArgs, probeHostSystem, type HostSystem } from "./bwrap-args.ts";
 import { removeTreeSync } from "../process/remove-tree.ts";
-import { helperBundleDir, HELPER_SCRIPT, MEASURER_SCRIPT } from "./helper-bundle.ts";
+import { gateRunnerBundleFile, helperBundleDir, HELPER_SCRIPT, MEASURER_SCRIPT } from "./helper-bundle.ts";
+import { GateRunner } from "./gate-runner.ts";
 import { HelperProcess, type HelperResponse } from "./helper-client.ts";
 import { HIDDEN_TEST_ENV, tamperReport, type TamperReport } from "./hidden-test.ts";
 import { DEFAULT_RESOURCE_LIMITS, helperLimitsArg, limitMessage, prlimitArgv } from "./limits.ts";
@@ -141,6 +142,14 @@ export interface TrialWorld extends World {
    * /opt/gatebench/node_modules, and empty private tmpfs folders for the program's own state. Runs to its end, its time limit or the trial's.
    */
   runAgentProcess(argv: string[], opts: AgentProcessOptions): Promise<ExecResult>;
+  /**
+   * One read-only sandbox kept for many one-shot gate processes, for a caller that changes nothing
+   * in the world while it lives (explain --corpus): the sandbox a gate process gets (the world
+   * read-only, the agent's OS profile, node_modules at /opt/gatebench/node_modules, no hook binds),
+   * /dev read-only as well, its processes run one at a time with everything each left running
+   * killed after it; it also lists the world once for lookups (gate-runner.ts).
+   */
+  startGateRunner(): Promise<GateRunner>;
 }
 
 export interface AgentProcessOptions {
@@ -356,15 +365,7 @@ class BwrapWorld implements TrialWorld {
     const hookBinds = await Promise.all(
       (opts.readOnlyBinds ?? []).map(async (b) => ({ hostPath: await this.stageHook(b.hostPath), sandboxPath: b.sandboxPath })),
     );
-    const argvBwrap = buildBwrapArgs({
-      mounts: this.trial.mounts,
-      host: host(),
-      readOnlyBinds: [{ hostPath: REPO_NODE_MODULES, sandboxPath: GATE_NODE_MODULES_MOUNT }, ...hookBinds],
-      // A view whose helper never started resolves the profile now (the files it masks are there already).
-      profile: (this.agentProfile ??= resolveProfile(normaliseProfile(this.options.profile), this.trial.mounts.home, this.trial)),
-      readOnlyWorld: true,
-      command: argv,
-    });
+    const argvBwrap = this.gateProcessArgs(argv, hookBinds);
     const r = await runBwrap(argvBwrap, {
       timeoutMs: opts.timeoutMs ?? DEFAULT_GATE_PROCESS_TIMEOUT_MS,
       maxOutputBytes: this.limits.maxOutputBytes,
@@ -372,6 +373,27 @@ class BwrapWorld implements TrialWorld {
       identity: this.trial.identity,
     });
     return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, timedOut: r.timedOut, durationMs: r.durationMs };
+  }
+
+  /** The sandbox of a gate process: the world read-only under the agent's OS profile, node_modules and the hook binds read-only. */
+  private gateProcessArgs(command: string[], hookBinds: { hostPath: string; sandboxPath: string }[], readOnlyDev = false): string[] {
+    return buildBwrapArgs({
+      mounts: this.trial.mounts,
+      host: host(),
+      readOnlyBinds: [{ hostPath: REPO_NODE_MODULES, sandboxPath: GATE_NODE_MODULES_MOUNT }, ...hookBinds],
+      // A view whose helper never started resolves the profile now (the files it masks are there already).
+      profile: (this.agentProfile ??= resolveProfile(normaliseProfile(this.options.profile), this.trial.mounts.home, this.trial)),
+      readOnlyWorld: true,
+      readOnlyDev,
+      command,
+    });
+  }
+
+  async startGateRunner(): Promise<GateRunner> {
+    const f = this.failure();
+    if (f) throw f;
+    const source = readFileSync(gateRunnerBundleFile(), "utf8");
+    return GateRunner.start(this.gateProcessArgs(["/usr/bin/node", "-e", source], [], true), this.trial.identity, this.limits.maxOutputBytes);
   }
 
   async runAgentProcess(argv: string[], opts: AgentProcessOptions): Promise<ExecResult> {
