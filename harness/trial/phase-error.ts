@@ -1,5 +1,5 @@
 /** The phases of a trial, in order, and the error that says which one failed. */
-export const TRIAL_PHASES = ["prepare_world", "snapshot_s0", "agent_loop", "final_snapshot", "hidden_test", "fold_record"] as const;
+export const TRIAL_PHASES = ["prepare_world", "snapshot_s0", "agent_loop", "final_snapshot", "invariants", "hidden_test", "fold_record"] as const;
 export type TrialPhase = (typeof TRIAL_PHASES)[number];
 
 export class TrialPhaseError extends Error {
