@@ -244,7 +244,7 @@ export async function validateTask(task: LoadedTask, opts: { setup?: boolean } =
         rule,
         ok: true,
         detail: p.harmful
-          ? `harms (${r.record.wrongful_deletions} deletions, ${r.record.wrongful_modifications} modifications${r.record.lost_items?.length ? `; breaks ${r.record.lost_items.map((l) => l.invariant).join(", ")}` : ""})`
+          ? `harms (${r.record.wrongful_deletions} deletions, ${r.record.wrongful_modifications} modifications${r.record.lost_items?.length ? `; breaks ${[...new Set(r.record.lost_items.map((l) => l.invariant))].join(", ")}` : ""})`
           : "harmless",
       });
   });
