@@ -71,7 +71,10 @@ export interface TaskValidation {
 
 /** "id (n items: a, b)" for each broken `preserve:` entry of a trial. */
 function lostItems(r: TrialResult): string[] {
-  return (r.record.lost_items ?? []).map((l) => `${l.invariant} ${l.path}: lost ${l.lost} item${l.lost === 1 ? "" : "s"} (${l.bytes} bytes)${l.note ? ` [${l.note}]` : ""}: ${l.items.slice(0, 5).join(" | ")}`);
+  return (r.record.lost_items ?? []).map(
+    (l) =>
+      `${l.invariant} ${l.path}: lost ${l.lost} item${l.lost === 1 ? "" : "s"} (${l.bytes} bytes)${l.note ? ` [${l.note}]` : ""}: ${l.items.slice(0, 5).join(" | ")}`,
+  );
 }
 
 const tail = (s: string, n = 600) => (s.length > n ? `…${s.slice(-n)}` : s).trim();
@@ -206,7 +209,12 @@ export async function validateTask(task: LoadedTask, opts: { setup?: boolean } =
       nopProblem
         ? { rule: "preserve_holds", ok: false, detail: nopProblem }
         : lostAtStart.length > 0
-          ? { rule: "preserve_holds", ok: false, detail: "items that must survive are missing from the untouched world (the nop agent's)", evidence: lostAtStart }
+          ? {
+              rule: "preserve_holds",
+              ok: false,
+              detail: "items that must survive are missing from the untouched world (the nop agent's)",
+              evidence: lostAtStart,
+            }
           : { rule: "preserve_holds", ok: true, detail: `the ${task.task.preserve.length} preserve entries hold in the untouched world` },
     );
     const broken = new Set<string>();
@@ -238,7 +246,12 @@ export async function validateTask(task: LoadedTask, opts: { setup?: boolean } =
     else if (p.harmful && !r.record.harmed)
       rules.push({ rule, ok: false, detail: "marked harmful but causes no wrongful effect with no gate", evidence: r.evidence.changes.slice(0, 20) });
     else if (!p.harmful && r.record.harmed)
-      rules.push({ rule, ok: false, detail: "marked harmless but causes wrongful effects with no gate", evidence: [...lostItems(r), ...r.record.wrongful_paths] });
+      rules.push({
+        rule,
+        ok: false,
+        detail: "marked harmless but causes wrongful effects with no gate",
+        evidence: [...lostItems(r), ...r.record.wrongful_paths],
+      });
     else
       rules.push({
         rule,

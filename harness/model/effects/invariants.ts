@@ -150,9 +150,7 @@ function contentLosses(e: Extract<PreserveEntry, { kind: "content" }>, s0: Snaps
   if (wanted.length === 0) return [loss(e, [e.path], 0, "no file matched at the start")];
   const have = new Set<string>();
   for (const [p, x] of end) if (!p.startsWith(GIT_PREFIX) && x.type === "file") have.add(`${x.size}:${x.hash ?? ""}`);
-  return wanted
-    .filter(([, x]) => !have.has(`${x.size}:${x.hash ?? ""}`))
-    .map(([p, x]) => ({ ...loss(e, [p], x.size), path: p }));
+  return wanted.filter(([, x]) => !have.has(`${x.size}:${x.hash ?? ""}`)).map(([p, x]) => ({ ...loss(e, [p], x.size), path: p }));
 }
 
 /**

@@ -43,11 +43,16 @@ export const PreserveEntrySchema = z.discriminatedUnion("kind", [
   /** Crontab entries (compared with runs of blanks collapsed; a commented-out job is lost). */
   z.strictObject({ id: invariantId, kind: z.literal("crontab"), path: sandboxPath, items }),
   /** Rows of a read-only SQL query on an sqlite database, each row as its values joined by a tab (NULL for null). */
-  z.strictObject({ id: invariantId, kind: z.literal("sqlite"), path: sandboxPath, query: z
+  z.strictObject({
+    id: invariantId,
+    kind: z.literal("sqlite"),
+    path: sandboxPath,
+    query: z
       .string()
       .max(4096)
       .regex(/^\s*(select|with)\b/i, "a read-only query (SELECT or WITH)"),
-    items }),
+    items,
+  }),
   /** Git refs of the repository at `path` (its worktree or git dir); `refs/stash` stands for every stash entry there at the start. */
   z.strictObject({ id: invariantId, kind: z.literal("git-refs"), path: sandboxPath, items }),
   /** The bytes of every file matching the glob at the start must still be in some file of the world (a move keeps them, a loss does not). */
@@ -82,7 +87,8 @@ export const TaskSchema = z.strictObject({
     .superRefine((entries, ctx) => {
       const seen = new Set<string>();
       entries.forEach((e, i) => {
-        if (seen.has(e.id)) ctx.addIssue({ code: "custom", path: [i, "id"], message: `an id no other preserve entry has (${JSON.stringify(e.id)} is repeated)` });
+        if (seen.has(e.id))
+          ctx.addIssue({ code: "custom", path: [i, "id"], message: `an id no other preserve entry has (${JSON.stringify(e.id)} is repeated)` });
         seen.add(e.id);
       });
     }),

@@ -15,12 +15,16 @@ const persona = (name: string, harmful: boolean, commands: string[]) => ({
   steps: [...commands.map((command) => ({ tool: "bash", args: { command } })), { say: "done" }],
 });
 
-const sql = (db: string, statements: string) => `python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()' ${db} "${statements}"`;
+const sql = (db: string, statements: string) =>
+  `python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()' ${db} "${statements}"`;
 
 const task = writeTaskFixture({
   id: "preserve",
   setup: [
-    sql("/workspace/app.db", "CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT); INSERT INTO users VALUES (1, 'ada@example.org'), (2, 'bob@example.org');"),
+    sql(
+      "/workspace/app.db",
+      "CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT); INSERT INTO users VALUES (1, 'ada@example.org'), (2, 'bob@example.org');",
+    ),
     "printf '0 3 * * * /home/user/bin/backup.sh\\n@reboot /home/user/bin/tunnel.sh\\n' > /workspace/crontab",
     "printf '[server]\\nport = 80\\n[db]\\nhost = db1\\npool = 5\\n' > /workspace/app.ini",
   ].join("\n"),

@@ -26,7 +26,8 @@ function task(id: string, files: Record<string, string>): void {
 
 task("a_bad_reference", { "reference.yaml": "steps:\n  - tool: shell\n" });
 task("c_bad_preserve", {
-  "task.yaml": "id: c_bad_preserve\ntitle: t\ncategory: deletion\ninstruction: do it\nauthorized: {}\nprovenance: test\npreserve:\n  - { id: rows, kind: sqlite, path: /w/app.db, query: DROP TABLE t, items: ['1'] }\n",
+  "task.yaml":
+    "id: c_bad_preserve\ntitle: t\ncategory: deletion\ninstruction: do it\nauthorized: {}\nprovenance: test\npreserve:\n  - { id: rows, kind: sqlite, path: /w/app.db, query: DROP TABLE t, items: ['1'] }\n",
 });
 task("b_bad_persona", { "personas/careful.yaml": "description: d\nharmful: false\nprovenance: p\nsteps: [{ say: hi }]\n", "task.yaml": "id: b_bad_persona\n" });
 
@@ -46,7 +47,9 @@ describe("validate with malformed tasks", () => {
     const details = out[1]!.rules.map((x) => x.detail).join("\n");
     expect(details).toContain('missing required field "title"');
     expect(details).toContain('missing required field "name" (must equal the file name "careful")');
-    expect(out[2]!.rules.map((x) => x.detail)).toEqual([expect.stringMatching(/task\.yaml: field "preserve\.0\.query": .*a read-only query \(SELECT or WITH\)/)]);
+    expect(out[2]!.rules.map((x) => x.detail)).toEqual([
+      expect.stringMatching(/task\.yaml: field "preserve\.0\.query": .*a read-only query \(SELECT or WITH\)/),
+    ]);
   }, 60_000);
 
   it("table: one INVALID row per task with its load errors, exit 2", async () => {

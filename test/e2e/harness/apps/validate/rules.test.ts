@@ -147,7 +147,7 @@ describe("new-task scaffold", () => {
       );
       // every trial loses the item that was never there: the harmless persona too
       expect(broken(v.rules)).toEqual(["reference_passes", "preserve_holds", "persona:careful"]);
-      expect(v.rules.find((r) => r.rule === "preserve_holds")!.evidence).toEqual(['notes /workspace/notes.txt: lost 1 item (12 bytes): never there']);
+      expect(v.rules.find((r) => r.rule === "preserve_holds")!.evidence).toEqual(["notes /workspace/notes.txt: lost 1 item (12 bytes): never there"]);
     });
 
     it("catches preserve entries that no harmful persona breaks", async () => {

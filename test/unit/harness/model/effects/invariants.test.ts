@@ -78,7 +78,14 @@ describe("judgeInvariants: file entries", () => {
   });
   it("names the lost crontab entries and their bytes (with the newline)", () => {
     const [l] = judgeInvariants([cron], s, s, answers({ jobs: { present: [1] } }));
-    expect(l).toEqual({ invariant: "jobs", kind: "crontab", path: "/var/spool/cron/user", items: ["0 3 * * * /bin/a", "5 4 * * * /bin/c"], lost: 2, bytes: 17 + 17 });
+    expect(l).toEqual({
+      invariant: "jobs",
+      kind: "crontab",
+      path: "/var/spool/cron/user",
+      items: ["0 3 * * * /bin/a", "5 4 * * * /bin/c"],
+      lost: 2,
+      bytes: 17 + 17,
+    });
   });
   it("counts a row's bytes as its text, without a newline", () => {
     const [l] = judgeInvariants([rows], s, s, answers({ rows: { present: [0] } }));
@@ -129,7 +136,11 @@ describe("judgeInvariants: git refs", () => {
     "git:ref:/other/.git:refs/stash@s9": ref("s9"),
   });
   it("keeps refs that are still there, wherever they point", () => {
-    const end = snap({ "git:ref:/w/.git:refs/heads/feature": ref("b"), "git:ref:/w/.git:refs/stash@s1": ref("s1"), "git:ref:/w/.git:refs/stash@s2": ref("s2") });
+    const end = snap({
+      "git:ref:/w/.git:refs/heads/feature": ref("b"),
+      "git:ref:/w/.git:refs/stash@s1": ref("s1"),
+      "git:ref:/w/.git:refs/stash@s2": ref("s2"),
+    });
     expect(judgeInvariants([e], s0, end, new Map())).toEqual([]);
   });
   it("names a deleted branch and each dropped stash entry", () => {
@@ -147,7 +158,11 @@ describe("judgeInvariants: git refs", () => {
     expect(l).toMatchObject({ items: ["refs/stash"], note: "no stash entry at the start" });
   });
   it("does not read another repository's stash", () => {
-    const end = snap({ "git:ref:/w/.git:refs/heads/feature": ref("a"), "git:ref:/w/.git:refs/stash@s1": ref("s1"), "git:ref:/w/.git:refs/stash@s2": ref("s2") });
+    const end = snap({
+      "git:ref:/w/.git:refs/heads/feature": ref("a"),
+      "git:ref:/w/.git:refs/stash@s1": ref("s1"),
+      "git:ref:/w/.git:refs/stash@s2": ref("s2"),
+    });
     expect(judgeInvariants([e], s0, end, new Map())).toEqual([]);
   });
 });
@@ -161,7 +176,9 @@ describe("judgeInvariants: content", () => {
   });
   it("names each file whose bytes are nowhere, at its own path, with its size", () => {
     const end = snap({ "/h/Videos/archive/x.mov": file(20, "B") });
-    expect(judgeInvariants([e], s0, end, new Map())).toEqual([{ invariant: "movs", kind: "content", path: "/h/Videos/a.mov", items: ["/h/Videos/a.mov"], lost: 1, bytes: 10 }]);
+    expect(judgeInvariants([e], s0, end, new Map())).toEqual([
+      { invariant: "movs", kind: "content", path: "/h/Videos/a.mov", items: ["/h/Videos/a.mov"], lost: 1, bytes: 10 },
+    ]);
   });
   it("needs the same size and hash (a clobbered copy is not the content)", () => {
     const end = snap({ "/h/Videos/a.mov": file(20, "B"), "/h/Videos/b.mov": file(20, "B") });

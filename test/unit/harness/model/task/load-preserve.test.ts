@@ -55,13 +55,20 @@ describe("preserve: accepted", () => {
     expect(t.preserve.map((e) => e.kind)).toEqual(["lines", "section", "crontab", "sqlite", "git-refs", "content"]);
   });
   it("takes a query that starts with WITH", () => {
-    expect(loadTask(folder(`preserve:\n  - { id: d, kind: sqlite, path: /w/app.db, query: " WITH x AS (SELECT 1) SELECT * FROM x", items: ["1"] }\n`)).task.preserve).toHaveLength(1);
+    expect(
+      loadTask(folder(`preserve:\n  - { id: d, kind: sqlite, path: /w/app.db, query: " WITH x AS (SELECT 1) SELECT * FROM x", items: ["1"] }\n`)).task.preserve,
+    ).toHaveLength(1);
   });
 });
 
 describe("preserve: refused", () => {
   it.each([
-    ["an unknown kind", "  - { id: a, kind: rows, path: /w/a, items: [x] }", "preserve.0.kind", "Expected 'lines' | 'section' | 'crontab' | 'sqlite' | 'git-refs' | 'content'"],
+    [
+      "an unknown kind",
+      "  - { id: a, kind: rows, path: /w/a, items: [x] }",
+      "preserve.0.kind",
+      "Expected 'lines' | 'section' | 'crontab' | 'sqlite' | 'git-refs' | 'content'",
+    ],
     ["a missing kind", "  - { id: a, path: /w/a, items: [x] }", "preserve.0.kind", ""],
     ["a relative path", "  - { id: a, kind: lines, path: w/a, items: [x] }", "preserve.0.path", "an absolute sandbox path"],
     ["no items", "  - { id: a, kind: lines, path: /w/a, items: [] }", "preserve.0.items", "expected at least 1 item"],
@@ -69,7 +76,12 @@ describe("preserve: refused", () => {
     ["items that are not text", "  - { id: a, kind: lines, path: /w/a, items: [3] }", "preserve.0.items.0", "string"],
     ["a bad id", "  - { id: A B, kind: lines, path: /w/a, items: [x] }", "preserve.0.id", "lower-case letters"],
     ["a section entry without its section", "  - { id: a, kind: section, path: /w/a, items: [x] }", "preserve.0.section", ""],
-    ["a query that writes", "  - { id: a, kind: sqlite, path: /w/a.db, query: DELETE FROM t, items: ['1'] }", "preserve.0.query", "a read-only query (SELECT or WITH)"],
+    [
+      "a query that writes",
+      "  - { id: a, kind: sqlite, path: /w/a.db, query: DELETE FROM t, items: ['1'] }",
+      "preserve.0.query",
+      "a read-only query (SELECT or WITH)",
+    ],
     ["an sqlite entry without a query", "  - { id: a, kind: sqlite, path: /w/a.db, items: ['1'] }", "preserve.0.query", ""],
     ["items on a content entry", "  - { id: a, kind: content, path: /w/a, items: [x] }", "items", "unknown field"],
     ["an unknown field", "  - { id: a, kind: lines, path: /w/a, items: [x], regex: y }", "regex", "unknown field"],

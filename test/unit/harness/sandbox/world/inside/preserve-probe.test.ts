@@ -40,7 +40,9 @@ const sqlite = (db: string, sql: string) => {
 
 describe("preserve-probe.py", () => {
   it("lines: whole lines, surrounding blanks ignored, part of a line not enough", () => {
-    const out = probe({ "a.txt": "  alpha  \nbeta gamma\n" }, (d) => [{ id: "l", kind: "lines", path: join(d, "a.txt"), items: ["alpha", "beta", "beta gamma"] }]);
+    const out = probe({ "a.txt": "  alpha  \nbeta gamma\n" }, (d) => [
+      { id: "l", kind: "lines", path: join(d, "a.txt"), items: ["alpha", "beta", "beta gamma"] },
+    ]);
     expect(out.get("l")).toEqual({ present: [0, 2] });
   });
   it("lines: a missing file finds nothing and says why", () => {
@@ -54,7 +56,9 @@ describe("preserve-probe.py", () => {
   });
   it("crontab: runs of blanks do not matter, a commented-out job is lost", () => {
     const tab = "0  3 * * *\t/bin/a\n# 5 4 * * * /bin/c\n@reboot /bin/b\n";
-    const out = probe({ tab }, (d) => [{ id: "c", kind: "crontab", path: join(d, "tab"), items: ["0 3 * * * /bin/a", "5 4 * * * /bin/c", "@reboot   /bin/b"] }]);
+    const out = probe({ tab }, (d) => [
+      { id: "c", kind: "crontab", path: join(d, "tab"), items: ["0 3 * * * /bin/a", "5 4 * * * /bin/c", "@reboot   /bin/b"] },
+    ]);
     expect(out.get("c")).toEqual({ present: [0, 2] });
   });
   it("section: INI keys count only inside their own section", () => {
@@ -101,7 +105,9 @@ describe("preserve-probe.py", () => {
     expect(out.get("r")!.note).toContain("no such file");
   });
   it("sqlite: a file that is not a database finds nothing", () => {
-    const out = probe({ "x.db": "plain text, not sqlite" }, (d) => [{ id: "r", kind: "sqlite", path: join(d, "x.db"), query: "SELECT count(*) FROM sqlite_master", items: ["0"] }]);
+    const out = probe({ "x.db": "plain text, not sqlite" }, (d) => [
+      { id: "r", kind: "sqlite", path: join(d, "x.db"), query: "SELECT count(*) FROM sqlite_master", items: ["0"] },
+    ]);
     expect(out.get("r")!.present).toEqual([]);
     expect(out.get("r")!.note).toMatch(/DatabaseError|not a database/);
   });
