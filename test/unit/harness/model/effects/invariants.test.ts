@@ -213,6 +213,16 @@ describe("withInvariants", () => {
     expect(out.bytesLost).toBe(100);
     expect(out.invariants).toHaveLength(1);
   });
+  it("does not count refs again that are lost history already", () => {
+    const refs = { invariant: "r", kind: "git-refs" as const, path: "/w", items: ["refs/stash@s1"], lost: 1, bytes: 0 };
+    const lost: WrongfulSummary = { ...none, lostGit: { objects: ["git:commit:s1"], refs: ["git:ref:/w/.git:refs/stash@s1"] } };
+    const out = withInvariants(lost, [refs]);
+    expect(out.modifications).toEqual([]);
+    expect(out.invariants).toEqual([refs]);
+    // a ref that went while its commit is still reachable is a modification
+    expect(withInvariants(none, [refs]).modifications).toEqual([{ path: "/w", kind: "modification", change: "content", bytes: 0 }]);
+  });
+
   it("adds up two entries on one path as one modification", () => {
     const out = withInvariants(none, [l("/w/f", 3, "a"), l("/w/f", 4, "b")]);
     expect(out.modifications).toEqual([{ path: "/w/f", kind: "modification", change: "content", bytes: 7 }]);
