@@ -6,7 +6,8 @@
  *
  * A broken invariant is a wrongful modification: one effect at the entry's path (for `content`,
  * at each file whose bytes are nowhere any more), with the bytes of the items lost, unless that
- * path is already wronged as a whole (its whole original size is then counted already).
+ * path is already wronged as a whole (its whole original size is then counted already), and no
+ * effect for refs that are lost git history already (counted in `lostGit`).
  */
 import { z } from "zod";
 import type { PreserveEntry } from "../task/schema.ts";
@@ -179,7 +180,15 @@ export function withInvariants(summary: WrongfulSummary, losses: readonly Invari
   if (losses.length === 0) return summary;
   const wronged = new Set([...summary.deletions, ...summary.modifications].map((e) => e.path));
   const added: WrongfulEffect[] = [];
+  const lostRefs = new Set(summary.lostGit.refs);
   for (const l of losses) {
+    // refs whose history was lost are counted there already (lost refs)
+    if (
+      l.kind === "git-refs" &&
+      l.items.length === l.lost &&
+      l.items.every((r) => [...gitDirs(l.path)].some((d) => lostRefs.has(`${GIT_PREFIX}ref:${d}:${r}`)))
+    )
+      continue;
     const known = added.find((m) => m.path === l.path);
     if (known) known.bytes += l.bytes;
     else if (!wronged.has(l.path)) added.push({ path: l.path, kind: "modification", change: "content", bytes: l.bytes });
