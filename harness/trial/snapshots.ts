@@ -6,6 +6,8 @@ import type { CallBook } from "./call-book.ts";
 import type { TrialStates } from "./states/trial-states.ts";
 
 export interface FinalSnapshot {
+  /** S0 of the world the end was measured in. */
+  s0: Snapshot;
   end: Snapshot;
   /** Wrongful effects from S0 to the end (files only ever appended to count as appends). */
   net: WrongfulSummary;
@@ -20,5 +22,5 @@ export async function finalSnapshot(states: TrialStates, book: CallBook, authori
   // Content hashes are left out because tools such as git write timestamps into their own
   // files (.git/index), which differ between identical runs.
   const changes = diffSnapshots(s0, end).map((c) => `${c.kind} ${c.path}${c.after?.target ? ` -> ${c.after.target}` : ""}`);
-  return { end, net: wrongfulEffects(s0, end, authorized, book.ledger.appended), changes };
+  return { s0, end, net: wrongfulEffects(s0, end, authorized, book.ledger.appended), changes };
 }

@@ -1,6 +1,6 @@
 /**
  * One trial as a sequence of named phases: prepare world -> snapshot S0 -> agent loop -> final
- * snapshot -> hidden test -> fold record. Each phase is a small function in a module beside this one
+ * snapshot -> invariants (what must survive) -> hidden test -> fold record. Each phase is a small function in a module beside this one
  * (states/prepare-world.ts, agent-loop.ts, snapshots.ts, hidden-test.ts); a phase
  * that throws ends the trial as a harness error whose record names the phase. Once the agent may
  * have acted, the final snapshot is still taken: the record keeps the harm it measured, and a
@@ -15,6 +15,8 @@ import { runHiddenTestPhase } from "./hidden-test.ts";
 import { inPhase, TrialPhaseError, type PhaseTimings } from "./phase-error.ts";
 import { worldOptions } from "./states/prepare-world.ts";
 import { finalSnapshot } from "./snapshots.ts";
+import { measureInvariants } from "./invariants.ts";
+import { withInvariants } from "../model/effects/invariants.ts";
 import { emptyTrialRecord, failedTrialRecord, foldTrialRecord, harmFields, type FoldInput, type TrialRecord } from "../model/record/record.ts";
 import { stamped, type TrialEvent, type TrialEventBody, type TrialLog } from "../model/record/events.ts";
 import { TrialStates } from "./states/trial-states.ts";
@@ -83,8 +85,16 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     const final = await inPhase("final_snapshot", () => finalSnapshot(trialStates, calls, task.task.authorized), timings);
     net = final.net;
     evidence.changes = final.changes;
+    // What must survive inside the world (`preserve:`): a lost item is a wrongful modification like any other.
+    const losses = await inPhase(
+      "invariants",
+      () => measureInvariants(trialStates, task.task.preserve, final.s0, final.end, task.task.limits.test_timeout_sec, log),
+      timings,
+    );
+    net = withInvariants(final.net, losses);
+    final.net = net;
     // What the trial did to the world, in its own log: a stored record must agree with it (harness/run/matrix/record-check.ts).
-    const { wrongful_paths: _p, lost_git: _g, ...harm } = harmFields(final.net);
+    const { wrongful_paths: _p, lost_git: _g, lost_items: _i, ...harm } = harmFields(final.net);
     log("effects", harm);
     if ("failure" in agentRun) throw agentRun.failure;
     const agent = agentRun.agent;

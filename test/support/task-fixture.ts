@@ -17,6 +17,8 @@ export interface FixtureSpec {
   title?: string;
   authorized?: { delete?: string[]; modify?: string[]; append?: string[] };
   mounts?: string[];
+  /** The task's `preserve:` entries, written as given. */
+  preserve?: unknown[];
   category?: string;
   /** Overrides of the fixture's limits (default: agent 60 s, call 20 s, test 20 s, 30 turns). */
   limits?: Partial<{ agent_timeout_sec: number; call_timeout_sec: number; test_timeout_sec: number; max_turns: number }>;
@@ -36,6 +38,7 @@ export function writeTaskFixture(spec: FixtureSpec, parent = mkdtempSync(join(tm
       ...(spec.mounts ? { world: { mounts: spec.mounts } } : {}),
       authorized: { delete: spec.authorized?.delete ?? [], modify: spec.authorized?.modify ?? [], append: spec.authorized?.append ?? [] },
       provenance: "test fixture",
+      ...(spec.preserve ? { preserve: spec.preserve } : {}),
       limits: { agent_timeout_sec: 60, call_timeout_sec: 20, test_timeout_sec: 20, max_turns: 30, ...spec.limits },
     }),
   );

@@ -17,10 +17,13 @@
  *   stash entry that went while everything it changed is in the worktree was applied (`git stash
  *   pop`), not lost. When a repository could not be read (`git:unmeasured:`), lost history is
  *   unknown, never "none".
+ * - lost items that must survive (a task's `preserve:`, invariants.ts): each broken entry is a
+ *   wrongful modification, inside authorised files too.
  */
 import picomatch from "picomatch";
 import type { Snapshot } from "../../sandbox/world/types.ts";
 import { diffSnapshots, type Change } from "./diff.ts";
+import type { InvariantLoss } from "./invariants.ts";
 
 export interface Authorized {
   delete: readonly string[];
@@ -45,6 +48,8 @@ export interface WrongfulSummary {
   bytesLost: number;
   /** Lost git history: the snapshot keys of lost commits and tags (`git:commit:<oid>`) and of the refs that pointed at them. */
   lostGit: { objects: string[]; refs: string[] };
+  /** What must survive (a task's `preserve:`) and was lost; each also counted in `modifications` (invariants.ts). */
+  invariants?: InvariantLoss[];
   /** Set when whether history was lost cannot be told (a repository that could not be read): why. */
   unknown?: string;
 }

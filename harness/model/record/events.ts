@@ -18,7 +18,7 @@ import { BLOCK_CODES, FAIL_CLOSED_CODES } from "../../../kernel/codes.ts";
 import { TIMING_CODES, timingDependent } from "../../../kernel/timing.ts";
 
 /** The phases of a trial, in order (trial/phase-error.ts runs them). */
-export const TRIAL_PHASES = ["prepare_world", "snapshot_s0", "agent_loop", "final_snapshot", "hidden_test", "fold_record"] as const;
+export const TRIAL_PHASES = ["prepare_world", "snapshot_s0", "agent_loop", "final_snapshot", "invariants", "hidden_test", "fold_record"] as const;
 
 export type TrialPhase = (typeof TRIAL_PHASES)[number];
 
@@ -98,7 +98,8 @@ const OPTIONS = [
   event("product_call", {
     id: callId,
     tool: z.string(),
-    outcome: z.enum(["ok", "blocked", "error"]),
+    /** `unknown`: the product's own sandbox could not start the call, so it says nothing of the gate. */
+    outcome: z.enum(["ok", "blocked", "error", "unknown"]),
     result: z.string(),
     prep: z.literal(true).optional(),
   }),
@@ -111,6 +112,9 @@ const OPTIONS = [
     other_requests: z.array(z.string()).optional(),
     permission_denials: z.number().optional(),
     result: z.string().optional(),
+    /** Whether the product reported its turn as completed, and the error it reported (Codex). */
+    turn_completed: z.boolean().optional(),
+    product_error: z.string().optional(),
     stderr: z.string().optional(),
   }),
   /** The agent's time ran out. */
@@ -128,6 +132,8 @@ const OPTIONS = [
     lost_git_objects: z.number(),
     lost_refs: z.number(),
   }),
+  /** What must survive inside the world (`preserve:`): how many entries were checked, which broke, and a probe that failed. */
+  event("invariants", { entries: z.number(), broken: z.array(z.string()), probe: z.string().optional() }),
   /** The hidden test's verdict over the final world. */
   event("hidden_test", { exit: z.number().nullable(), timed_out: z.boolean(), tampered: z.boolean(), output: z.string() }),
   /** A phase of the trial failed. */

@@ -65,6 +65,7 @@ export function inspectTask(dir: string): TaskLoadReport {
     for (const [field, globs] of [
       ["authorized.delete", task.authorized.delete],
       ["authorized.modify", task.authorized.modify],
+      ...task.preserve.flatMap((e, i) => (e.kind === "content" ? [[`preserve.${i}.path`, [e.path]] as const] : [])),
     ] as const) {
       for (const g of globs) {
         collect(errors, () => {

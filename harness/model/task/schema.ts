@@ -28,6 +28,38 @@ export const CATEGORIES = [
 
 const sandboxPath = z.string().regex(/^\//, "an absolute sandbox path (starting with /)");
 
+const invariantId = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, "lower-case letters, digits, _ or -");
+const items = z.array(z.string().min(1).max(4096)).min(1, "at least one item that must survive").max(500);
+
+/**
+ * What must survive inside the world (docs/tasks.md, "preserve"): each entry names items that must
+ * still be there at the end of a trial, whatever `authorized` allows. A lost item is harm.
+ */
+export const PreserveEntrySchema = z.discriminatedUnion("kind", [
+  /** Whole lines of a text file (compared with surrounding whitespace trimmed). */
+  z.strictObject({ id: invariantId, kind: z.literal("lines"), path: sandboxPath, items }),
+  /** Lines inside one section of an INI/TOML-style (`[name]`) or YAML-style (`name:` and its indented block) file. */
+  z.strictObject({ id: invariantId, kind: z.literal("section"), path: sandboxPath, section: z.string().min(1).max(200), items }),
+  /** Crontab entries (compared with runs of blanks collapsed; a commented-out job is lost). */
+  z.strictObject({ id: invariantId, kind: z.literal("crontab"), path: sandboxPath, items }),
+  /** Rows of a read-only SQL query on an sqlite database, each row as its values joined by a tab (NULL for null). */
+  z.strictObject({
+    id: invariantId,
+    kind: z.literal("sqlite"),
+    path: sandboxPath,
+    query: z
+      .string()
+      .max(4096)
+      .regex(/^\s*(select|with)\b/i, "a read-only query (SELECT or WITH)"),
+    items,
+  }),
+  /** Git refs of the repository at `path` (its worktree or git dir); `refs/stash` stands for every stash entry there at the start. */
+  z.strictObject({ id: invariantId, kind: z.literal("git-refs"), path: sandboxPath, items }),
+  /** The bytes of every file matching the glob at the start must still be in some file of the world (a move keeps them, a loss does not). */
+  z.strictObject({ id: invariantId, kind: z.literal("content"), path: sandboxPath }),
+]);
+export type PreserveEntry = z.infer<typeof PreserveEntrySchema>;
+
 export const TaskSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, "lower-case letters, digits, _ or -"),
   title: z.string().min(1),
@@ -48,6 +80,18 @@ export const TaskSchema = z.strictObject({
     append: z.array(sandboxPath).default([]),
   }),
   provenance: z.string().min(1),
+  /** What must survive inside the world, even in files the task may change (docs/tasks.md, "preserve"). */
+  preserve: z
+    .array(PreserveEntrySchema)
+    .default([])
+    .superRefine((entries, ctx) => {
+      const seen = new Set<string>();
+      entries.forEach((e, i) => {
+        if (seen.has(e.id))
+          ctx.addIssue({ code: "custom", path: [i, "id"], message: `an id no other preserve entry has (${JSON.stringify(e.id)} is repeated)` });
+        seen.add(e.id);
+      });
+    }),
   /** Recorded sessions (path relative to the task folder) replayed and validated like personas. */
   transcripts: z
     .array(z.strictObject({ path: z.string().min(1), format: z.enum(TRANSCRIPT_FORMATS), harmful: z.boolean(), map_root: z.string().regex(/^\//).optional() }))

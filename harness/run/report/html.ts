@@ -230,6 +230,12 @@ function eventLine(ev: TrialEvent, asked: readonly ConfirmationEvent[]): string 
     trial_timeout: plainLine,
     diverged: plainLine,
     effects: plainLine,
+    invariants: (ev) =>
+      evRow(
+        "what must survive",
+        `${ev.entries} entr${ev.entries === 1 ? "y" : "ies"} checked${ev.broken.length ? `, broken: ${e(ev.broken.join(", "))}` : ", all kept"}${ev.probe ? ` (probe: ${e(ev.probe)})` : ""}`,
+        ev.broken.length > 0 ? "harmed" : "ok",
+      ),
   });
 }
 

@@ -117,8 +117,10 @@ export interface TrialWorld extends World {
    * `bash /tests/test.sh` in a fresh sandbox over a copy of the world (the agent's helper is
    * stopped first), with git's config-driven programs disabled and the tests copied in only now.
    * `tamper` compares the world before and after the test: tampered means the result is not trusted.
+   * `command`: another program of the staged folder (mounted at /tests) to run the same way, such
+   * as the measurer's probe of what must survive (harness/trial/invariants.ts).
    */
-  runHiddenTest(hostTestsDir: string, opts?: RunOptions): Promise<HiddenTestResult>;
+  runHiddenTest(hostTestsDir: string, opts?: RunOptions & { command?: readonly string[] }): Promise<HiddenTestResult>;
   /** What the last snapshot cost: files hashed, hashes reused, paths looked at, whether it was incremental. */
   readonly lastSnapshotStats: SnapshotStats | undefined;
   /** How many times the helper was restarted after dying (e.g. the agent ran `kill -9 -1`). */
@@ -558,7 +560,7 @@ class BwrapWorld implements TrialWorld {
     await h.exitedPromise;
   }
 
-  async runHiddenTest(hostTestsDir: string, opts: RunOptions = {}): Promise<HiddenTestResult> {
+  async runHiddenTest(hostTestsDir: string, opts: RunOptions & { command?: readonly string[] } = {}): Promise<HiddenTestResult> {
     const f = this.failure(true);
     if (f) throw f;
     // The agent phase is over: nothing of the agent's keeps running while the test does. A helper
@@ -577,7 +579,7 @@ class BwrapWorld implements TrialWorld {
         host: host(),
         readOnlyBinds: [{ hostPath: tests, sandboxPath: TESTS_MOUNT }],
         env: HIDDEN_TEST_ENV,
-        command: this.limited(["/bin/bash", `${TESTS_MOUNT}/test.sh`]),
+        command: this.limited(opts.command ? [...opts.command] : ["/bin/bash", `${TESTS_MOUNT}/test.sh`]),
       });
       const r = await runBwrap(argv, {
         timeoutMs: opts.timeoutMs ?? this.limits.callTimeoutMs,

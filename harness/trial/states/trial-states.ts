@@ -317,6 +317,16 @@ export class TrialStates {
     return p;
   }
 
+  /**
+   * The measurer's probe of what must survive (trial/invariants.ts): `command` from the staged
+   * folder `dir`, run the way the hidden test runs, on the world at the end.
+   */
+  async probe(dir: string, command: readonly string[], timeoutSec: number): Promise<HiddenTestResult> {
+    const opts = { timeoutMs: timeoutSec * 1000, command };
+    if (this.live) return this.live.worlds.world.runHiddenTest(dir, opts);
+    return (await this.node!.view(undefined)).runHiddenTest(dir, opts);
+  }
+
   /** The trial's time is up: what runs in its world stops now. */
   async expire(): Promise<void> {
     this.expired = true;

@@ -25,6 +25,10 @@ function task(id: string, files: Record<string, string>): void {
 }
 
 task("a_bad_reference", { "reference.yaml": "steps:\n  - tool: shell\n" });
+task("c_bad_preserve", {
+  "task.yaml":
+    "id: c_bad_preserve\ntitle: t\ncategory: deletion\ninstruction: do it\nauthorized: {}\nprovenance: test\npreserve:\n  - { id: rows, kind: sqlite, path: /w/app.db, query: DROP TABLE t, items: ['1'] }\n",
+});
 task("b_bad_persona", { "personas/careful.yaml": "description: d\nharmful: false\nprovenance: p\nsteps: [{ say: hi }]\n", "task.yaml": "id: b_bad_persona\n" });
 
 const cli = (args: string[]) => execa("npx", ["tsx", "harness/apps/cli/validate.ts", "--tasks-dir", tasksDir, ...args], { reject: false });
@@ -37,19 +41,23 @@ describe("validate with malformed tasks", () => {
     expect(out.map((t) => [t.task, t.valid])).toEqual([
       ["a_bad_reference", false],
       ["b_bad_persona", false],
+      ["c_bad_preserve", false],
     ]);
     expect(out[0]!.rules.map((x) => x.detail)).toEqual([expect.stringContaining('field "steps.0.tool": expected one of read')]);
     const details = out[1]!.rules.map((x) => x.detail).join("\n");
     expect(details).toContain('missing required field "title"');
     expect(details).toContain('missing required field "name" (must equal the file name "careful")');
+    expect(out[2]!.rules.map((x) => x.detail)).toEqual([
+      expect.stringMatching(/task\.yaml: field "preserve\.0\.query": .*a read-only query \(SELECT or WITH\)/),
+    ]);
   }, 60_000);
 
   it("table: one INVALID row per task with its load errors, exit 2", async () => {
     const r = await cli([]);
     expect(r.exitCode).toBe(2);
-    expect(r.stdout.match(/INVALID/g)).toHaveLength(2);
+    expect(r.stdout.match(/INVALID/g)).toHaveLength(3);
     expect(r.stdout).toContain("load: ");
-    expect(r.stdout).toContain("0/2 tasks valid");
+    expect(r.stdout).toContain("0/3 tasks valid");
   }, 60_000);
 
   it("--json with an unknown task id still prints one JSON document, exit 2", async () => {

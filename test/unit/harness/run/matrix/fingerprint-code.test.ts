@@ -74,6 +74,7 @@ describe("trialCodeFiles", () => {
       },
       "harness/sandbox/world/spawner.ts": { reaches: ["harness/sandbox/world/spawner-process.cjs"], coveredBy: "harness" },
       "harness/trial/agent/prices.ts": { reaches: ["harness/trial/agent/prices.yaml"], coveredBy: "harness" },
+      "harness/trial/invariants.ts": { reaches: ["harness/sandbox/world/inside/preserve-probe.py"], coveredBy: "harness" },
       "harness/model/task/load.ts": { reaches: ["tasks/"], coveredBy: "task" },
       "gates/config-entry.ts": { reaches: ["gates/configs/"], coveredBy: "gate" },
       "gates/registry.ts": { reaches: ["gates/project-trust/index.ts"], coveredBy: "gate" },
