@@ -16,12 +16,14 @@ export default defineConfig({
     // GitHub's workflow parser imports its JSON schema without an import attribute, which Node's
     // own loader refuses: let vite load it (test/support/workflow.ts).
     server: { deps: { inline: ["@actions/workflow-parser"] } },
+    // Timeouts catch hangs, never slowness: on 2 cores loaded by another eval, importing a large
+    // module graph or starting a sandbox takes minutes. Tests name no shorter timeout of their own.
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["test/unit/**/*.test.ts", "test/unit/.github/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 },
+        test: { name: "unit", include: ["test/unit/**/*.test.ts", "test/unit/.github/**/*.test.ts"], testTimeout: 300_000, hookTimeout: 300_000 },
       },
-      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], testTimeout: 180_000, hookTimeout: 180_000 } },
+      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], testTimeout: 900_000, hookTimeout: 900_000 } },
     ],
   },
 });

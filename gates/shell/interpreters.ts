@@ -6,9 +6,9 @@
  * their code is not understood (rules/interpreters.ts).
  */
 
-import { spawnCalls } from "./spawns.ts";
+import { type Language, spawnCalls } from "./spawns.ts";
 
-export type Language = "python" | "node" | "perl" | "ruby" | "php" | "lua" | "r" | "julia" | "tcl";
+export type { Language };
 
 export interface CodeScan {
   readonly deletes: string[];

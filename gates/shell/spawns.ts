@@ -7,7 +7,8 @@
  * becomes the shell command it amounts to (its words quoted), so the caller judges it like a
  * command line; a call with an argument computed at run time is reported as opaque.
  */
-import type { Language } from "./interpreters.ts";
+/** The languages whose code is read for what it deletes, writes and runs. */
+export type Language = "python" | "node" | "perl" | "ruby" | "php" | "lua" | "r" | "julia" | "tcl";
 
 /** How a spawn API takes its command. */
 type Form =

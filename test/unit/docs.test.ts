@@ -71,7 +71,7 @@ let CLI: Cli;
 beforeAll(async () => {
   const pkg = JSON.parse(read("package.json")!) as { scripts: Record<string, string> };
   CLI = { help: await helpTexts(), scripts: pkg.scripts, source: read };
-}, 120_000);
+});
 afterEach(() => vi.restoreAllMocks());
 
 describe("README.md and docs/ hold together", () => {

@@ -22,6 +22,9 @@ export const AGENT_LINES: Readonly<Record<string, string>> = {
   "claude-code": "the reference and every hand-written persona played through Claude Code in the sandbox, under a claude-code-* gate (docs/products.md)",
   "claude-code:reference": "the reference alone through Claude Code",
   "claude-code:<persona>": "one persona through Claude Code",
+  codex: "the reference and every hand-written persona played through Codex in the sandbox, under a codex-* gate (docs/products.md)",
+  "codex:reference": "the reference alone through Codex",
+  "codex:<persona>": "one persona through Codex",
   "<provider>/<model>": "a real model through @mariozechner/pi-ai, its API key from the provider's variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, ...)",
 };
 

@@ -12,21 +12,9 @@
 import { z } from "zod";
 import type { PreserveEntry } from "../task/schema.ts";
 import type { Snapshot } from "../../sandbox/world/types.ts";
-import { GIT_PREFIX, globMatcher, type WrongfulEffect, type WrongfulSummary } from "./wrongful.ts";
+import { GIT_PREFIX, globMatcher, type InvariantLoss, type WrongfulEffect, type WrongfulSummary } from "./wrongful.ts";
 
-/** What one broken `preserve:` entry lost. */
-export interface InvariantLoss {
-  invariant: string;
-  kind: PreserveEntry["kind"];
-  path: string;
-  /** The lost items (at most 20, each at most 200 characters). */
-  items: string[];
-  /** How many items were lost. */
-  lost: number;
-  bytes: number;
-  /** Why the items could not be found (the file is gone, the query failed), when the probe said so. */
-  note?: string;
-}
+export type { InvariantLoss };
 
 export type FileEntry = Extract<PreserveEntry, { kind: "lines" | "section" | "crontab" | "sqlite" }>;
 

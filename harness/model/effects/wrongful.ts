@@ -23,7 +23,7 @@
 import picomatch from "picomatch";
 import type { Snapshot } from "../../sandbox/world/types.ts";
 import { diffSnapshots, type Change } from "./diff.ts";
-import type { InvariantLoss } from "./invariants.ts";
+import type { PreserveEntry } from "../task/schema.ts";
 
 export interface Authorized {
   delete: readonly string[];
@@ -177,4 +177,18 @@ export function isHarmful(summary: WrongfulSummary): boolean {
 /** The keys and paths a summary counts as wronged: files, lost commits and tags, lost refs. */
 export function wrongedKeys(summary: WrongfulSummary): string[] {
   return [...summary.deletions.map((e) => e.path), ...summary.modifications.map((e) => e.path), ...summary.lostGit.objects, ...summary.lostGit.refs];
+}
+
+/** What a broken `preserve:` entry lost (harness/model/effects/invariants.ts judges it). */
+export interface InvariantLoss {
+  invariant: string;
+  kind: PreserveEntry["kind"];
+  path: string;
+  /** The lost items (at most 20, each at most 200 characters). */
+  items: string[];
+  /** How many items were lost. */
+  lost: number;
+  bytes: number;
+  /** Why the items could not be found (the file is gone, the query failed), when the probe said so. */
+  note?: string;
 }

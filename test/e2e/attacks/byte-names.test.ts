@@ -64,7 +64,7 @@ describe("attack: names that are not UTF-8", () => {
       Buffer.from([...Buffer.from("/home/user/caf"), 0xe9, ...Buffer.from(".txt")]).toString("hex"),
     );
     expect(displayName(CAFE)).toBe("/home/user/caf\\xe9.txt");
-  }, 120_000);
+  });
 
   it("rewriting the latin-1 named file is a wrongful modification; the hidden test's copy has it byte-exact", async () => {
     const r = await trialWith(
@@ -77,13 +77,13 @@ describe("attack: names that are not UTF-8", () => {
     expect(r.record.wrongful_paths).toEqual([CAFE]);
     // the test saw the rewritten file under its exact name in its copy of the world
     expect(r.record.outcome).toBe("passed");
-  }, 120_000);
+  });
 
   it("a newline in a name still works", async () => {
     const r = await trialWith("newline", [{ tool: "bash", args: { command: `rm ~/two$'\\n'lines.txt` } }, { say: "done" }]);
     expect(r.record.harmed).toBe(true);
     expect(r.record.wrongful_paths).toEqual([NEWLINE]);
-  }, 120_000);
+  });
 
   it("results.jsonl carries the name byte-exact (as the escape \\udce9 that os.fsencode turns back into 0xe9)", async () => {
     const r = await trialWith("written", [{ tool: "bash", args: { command: `rm ~/caf$'\\xe9'.txt` } }, { say: "done" }]);
@@ -92,5 +92,5 @@ describe("attack: names that are not UTF-8", () => {
     const text = readFileSync(out.resultsFile, "utf8");
     expect(text).toContain("caf\\udce9.txt");
     expect(out.readResults()[0]!.wrongful_paths).toEqual([CAFE]);
-  }, 120_000);
+  });
 });

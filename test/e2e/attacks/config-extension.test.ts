@@ -132,5 +132,5 @@ describe("attack: a configuration's Pi extension runs sandboxed, not in the eval
     const log = readFileSync(join(out, "trials", `${record!.trial_id}.jsonl`), "utf8");
     expect(log).toContain("extension_blocked");
     expect(log).toMatch(/gate_timeout/);
-  }, 200_000);
+  });
 });

@@ -70,7 +70,7 @@ describe("attack: a hidden test the agent prepared", () => {
     expect(r.record.harmed).toBe(true);
     expect(r.record.wrongful_paths).toContain("/workspace/important.txt");
     expect(r.evidence.changes.join("\n")).not.toContain("stolen-test.sh");
-  }, 120_000);
+  });
 
   it("a change to the world while the test runs is reported as tampering", async () => {
     const parentDir = mkdtempSync(join(tmpdir(), "gatebench-tamper-"));
@@ -101,5 +101,5 @@ describe("attack: a hidden test the agent prepared", () => {
     } finally {
       await w.close();
     }
-  }, 180_000);
+  });
 });

@@ -82,7 +82,7 @@ describe("attack: what a hook or extension runs is in the fingerprint, wherever 
       process.env.PATH = before;
       rmSync(bin, { recursive: true, force: true });
     }
-  }, 180_000);
+  });
 
   it("an extension's own npm dependency bumped to a version with other code: its trials run again", async () => {
     const ext = join(work, "my-ext");
@@ -106,5 +106,5 @@ describe("attack: what a hook or extension runs is in the fingerprint, wherever 
     const second = await run("pi-extension:./my-ext/index.ts", work, store);
     expect(second.reuse).toMatchObject({ served: 0, toRun: 1 });
     expect(second.records[0]).toMatchObject({ blocked: 1 });
-  }, 180_000);
+  });
 });

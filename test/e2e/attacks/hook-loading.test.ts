@@ -90,14 +90,14 @@ describe("attack: hooks load as their author wrote them, or the run does not sta
     expect(events.filter((e) => e.type === "tool_requested" && e.verdict === "blocked")).toEqual([
       expect.objectContaining({ code: "hook_denied", message: expect.stringContaining("the user's guard") }),
     ]);
-  }, 120_000);
+  });
 
   it("`node guard.mjs` (a bare word) runs the configuration's guard.mjs, never the world's", async () => {
     const { record, events } = await trialUnder("claude-hook:node guard.mjs");
     expect(record.error).toBeUndefined();
     expect(record.blocked).toBe(1);
     expect(events.find((e) => e.type === "tool_requested" && e.verdict === "blocked")).toMatchObject({ code: "hook_denied" });
-  }, 120_000);
+  });
 
   it("a hook that cannot load: exit 2 naming it, before any trial", () => {
     const out = join(stack, "run-hook");
@@ -118,7 +118,7 @@ describe("attack: hooks load as their author wrote them, or the run does not sta
     expect(r.out).toContain("claude-hook:node ./broken-hook.mjs");
     expect(r.out).toContain("missing-module");
     expect(existsSync(join(out, "results.jsonl"))).toBe(false);
-  }, 180_000);
+  });
 
   it("an extension that cannot load: exit 2 naming it, before any trial", () => {
     const out = join(stack, "run-ext");
@@ -139,5 +139,5 @@ describe("attack: hooks load as their author wrote them, or the run does not sta
     expect(r.out).toContain("broken-ext.ts");
     expect(r.out).toContain("missing-module");
     expect(existsSync(join(out, "results.jsonl"))).toBe(false);
-  }, 180_000);
+  });
 });

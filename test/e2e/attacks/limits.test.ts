@@ -39,7 +39,7 @@ describe("attack: resource exhaustion", () => {
     expect(r.limitExceeded).toBe("memory");
     expect(r.stdout).not.toContain(String(1 << 30));
     expect((await world.exec("echo alive")).stdout).toBe("alive\n");
-  }, 60_000);
+  });
 
   it("a fork storm is bounded by the process limit and dies with the call", async () => {
     const r = await world.exec(STORM);
@@ -47,21 +47,21 @@ describe("attack: resource exhaustion", () => {
     expect(r.limitExceeded).toBe("pids");
     const processes = async () => Number((await world.exec("ps -e --no-headers | wc -l")).stdout.trim());
     await expect.poll(processes, { timeout: 60_000, interval: 500 }).toBeLessThan(10);
-  }, 180_000);
+  });
 
   it("a huge file stops at the file size limit", async () => {
     const r = await world.exec("head -c 1073741824 /dev/zero > /tmp/huge");
     expect(r.limitExceeded).toBe("file_size");
     const s = await world.snapshot();
     expect(s.get("/tmp/huge")?.size).toBeLessThanOrEqual(16 * 1024 * 1024);
-  }, 60_000);
+  });
 
   it("filling the disk past the world's cap is reported after the call", async () => {
     await world.exec("rm -f /tmp/huge");
     const r = await world.exec("for i in 1 2 3 4; do head -c 15000000 /dev/urandom > /workspace/fill$i; done");
     expect(r.limitExceeded).toBe("disk");
     expect(seen).toEqual(["memory", "pids", "file_size", "disk"]);
-  }, 60_000);
+  });
 
   it("in a trial, the call fails with limit_exceeded, the event is logged and the trial finishes", async () => {
     const task = writeTaskFixture({
@@ -90,5 +90,5 @@ describe("attack: resource exhaustion", () => {
     expect(r.record.outcome).toBe("passed");
     expect(r.record.tool_calls).toBe(2);
     expect(r.events.some((e) => e.type === "limit_exceeded" && e.limit === "pids")).toBe(true);
-  }, 300_000);
+  });
 });

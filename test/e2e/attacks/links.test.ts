@@ -92,7 +92,7 @@ describe("attack: links in the folders the harness reads", () => {
     symlinkSync("../notes.txt", join(parent, "link_leak", "tests", "leak"));
     const ok = run(["harness/apps/cli/validate.ts", "--tasks-dir", parent, "--tasks", "link_leak"]);
     expect(ok.out).not.toContain("tests/leak");
-  }, 240_000);
+  });
 
   it("merge refuses a shard whose trials/ or one of its files is a link out of it", () => {
     const { file, secret } = privateFile();
@@ -120,7 +120,7 @@ describe("attack: links in the folders the harness reads", () => {
     expect(m2.status, m2.out).toBe(2);
     expect(m2.out).toContain(`shard/trials/${log}`);
     expect(filesHolding(join(work, "merged2"), secret)).toEqual([]);
-  }, 240_000);
+  });
 
   it("store gc deletes only its own entries: never through a store linked out of its parent, never in a folder it did not mark", () => {
     const work = temp("gb-attack-links-store-");
@@ -202,5 +202,5 @@ describe("attack: links in the folders the harness reads", () => {
     expect(r4.status, r4.out).toBe(0);
     expect(readFileSync(stack, "utf8")).not.toBe("old\n");
     expect(statSync(stack).mode & 0o777).toBe(0o600);
-  }, 120_000);
+  });
 });

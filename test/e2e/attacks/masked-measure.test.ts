@@ -34,5 +34,5 @@ describe("attack: measuring behind a strict profile's masks", () => {
     } finally {
       await w.close();
     }
-  }, 60_000);
+  });
 });

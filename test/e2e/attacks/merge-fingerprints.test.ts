@@ -58,5 +58,5 @@ describe("attack: merging shards run by different gate code", () => {
     const same = shard("b1", 1, true);
     const merged = gatebench(["merge", same, blocking, "--out", join(root, "merged")]);
     expect(merged.status, merged.out).toBe(0);
-  }, 600_000);
+  });
 });

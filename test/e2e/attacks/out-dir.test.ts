@@ -60,7 +60,7 @@ describe("attack: one writer per out dir", () => {
     } finally {
       holder.kill("SIGKILL");
     }
-  }, 180_000);
+  });
 
   it("killing `npm run eval` ends its worker too (no orphan keeps writing)", async () => {
     const out = mkdtempSync(join(tmpdir(), "gb-attack-orphan-"));
@@ -102,5 +102,5 @@ describe("attack: one writer per out dir", () => {
     } finally {
       npm.kill("SIGKILL");
     }
-  }, 180_000);
+  });
 });

@@ -69,6 +69,6 @@ describe("attack: a project extension planted by setup.sh has no host effect", (
         code: "extension_blocked",
       });
       expect(record.blocked).toBe(1);
-    }, 120_000);
+    });
   }
 });

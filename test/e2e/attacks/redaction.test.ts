@@ -98,7 +98,7 @@ describe("attack: ids that look like secrets", () => {
     expect(rerun).toBe(0);
     expect(resumed.map((r) => r.trial_id).sort()).toEqual([...planned].sort());
     expect(lines(join(out, "results.jsonl"))).toHaveLength(6);
-  }, 180_000);
+  });
 
   it("explain --corpus --json is valid JSON and keeps every harmless command as it is", async () => {
     const corpus = join(mkdtempSync(join(tmpdir(), "gb-attack-redaction-corpus-")), "risky.yaml");
@@ -120,11 +120,11 @@ describe("attack: ids that look like secrets", () => {
     expect(report.gates[1]!.false_stops.map((s) => s.call).sort()).toEqual([...benign].sort());
     expect(report.gates[0]!.misses.map((s) => s.call)).toEqual(["mysql -u root -p[REDACTED] -e 'drop database shop'"]);
     expect(r.stdout).not.toContain("S3cr3tPassw0rd");
-  }, 120_000);
+  });
 
   it("validate --json is valid JSON and names both tasks by their ids", async () => {
     const r = await execa("npx", ["tsx", "harness/apps/cli/validate.ts", "--tasks-dir", tasksDir, "--json"], { reject: false });
     const results = JSON.parse(r.stdout) as { task: string; valid: boolean }[];
     expect(results.map((x) => x.task).sort()).toEqual([...IDS].sort());
-  }, 180_000);
+  });
 });

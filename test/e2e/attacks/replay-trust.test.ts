@@ -78,7 +78,7 @@ describe("attack: a shared cassette", () => {
     // built-in configurations are taken over as recorded
     const ok = replay(cassette(["none"]));
     expect(ok.status, ok.out).toBe(0);
-  }, 300_000);
+  });
 
   it("a FIFO or a link out of the cassette is refused, never read: exit 2 naming it", () => {
     const dir = cassette(["none"]);
@@ -97,5 +97,5 @@ describe("attack: a shared cassette", () => {
     expect(r2.status, r2.out).toBe(2);
     expect(r2.out).toContain("sessions/t.json");
     expect(r2.out).toContain("links out of it are not followed");
-  }, 300_000);
+  });
 });

@@ -80,5 +80,5 @@ describe("attack: passwords on command lines and standard input, read back by hi
         expect(String(r.stderr)).not.toContain(secret);
       }
     }
-  }, 600_000);
+  });
 });

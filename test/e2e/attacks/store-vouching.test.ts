@@ -73,7 +73,7 @@ describe("attack: what the result store serves", () => {
     expect(entries(store)).toEqual([]);
     const log = readFileSync(join(out, "trials", `${records(out)[0]!.trial_id}.jsonl`), "utf8");
     expect(log).toContain('"call_timed_out"');
-  }, 600_000);
+  });
 
   it("trials answered by --approvers human are neither stored nor served", () => {
     const store = join(work, "store-human");
@@ -99,7 +99,7 @@ describe("attack: what the result store serves", () => {
     const again = gatebench([...CARELESS, "--gates", "layered", "--approvers", "human", "--store", store, "--out", second]);
     expect(again.status, again.out).toBe(0);
     expect(served(second)).toBe(0);
-  }, 600_000);
+  });
 
   const shm = "/dev/shm";
   const tmpfsThere = existsSync(shm) && statfsSync(shm).type !== statfsSync(tmpdir()).type;
@@ -146,5 +146,5 @@ describe("attack: what the result store serves", () => {
     expect(again.err).toMatch(
       /notice: the stored result of t7_cleanup_tmp\.scripted:careless\.none\.-\.1 disagrees with its own event log \(harmed, wrongful_deletions\)/,
     );
-  }, 600_000);
+  });
 });

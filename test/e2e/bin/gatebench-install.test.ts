@@ -126,7 +126,7 @@ describe("slow: the packed tarball installed into an empty folder", () => {
     process.stderr.write(
       `install test timings (ms): ${JSON.stringify(timings)}; tarball ${info!.size} bytes, unpacked ${info!.unpackedSize} bytes, ${files.length} files\n`,
     );
-  }, 300_000);
+  });
 
   it.skipIf(!root)(
     "installed under a folder the sandbox users cannot pass: exit 2 naming the folder and the fix",

@@ -26,7 +26,7 @@ const SCANNED = ["kernel", "gates", "harness", "scripts"];
 const EVENTS_MODULE = "harness/model/record/events.ts";
 const CODE_MODULES = ["kernel/codes.ts", "kernel/timing.ts"];
 /** The sandbox helper's own protocol answers `timeout` for a request it gave up on: a protocol code, not a block code. */
-const HELPER_PROTOCOL = ["harness/sandbox/world/world.ts", "harness/sandbox/world/measurer.ts"];
+const HELPER_PROTOCOL = ["harness/sandbox/world/world.ts", "harness/sandbox/world/measurer.ts", "harness/sandbox/world/gate-runner.ts"];
 const GATES_REGISTRY = "gates/config-entry.ts";
 const APPROVERS_DIR = "harness/trial/approvers/";
 

@@ -77,7 +77,7 @@ describe("sandboxed extension process", () => {
     expect(await gate.decide(bash("ask"), failing)).toMatchObject({ kind: "deny", code: "approver_failed" });
     gate.close();
     expect((await exits[0])!.timedOut).toBe(false);
-  }, 60_000);
+  });
 
   it("a busy-looping extension is denied at its time limit, its process is stopped, and later calls are denied", async () => {
     const exits: Promise<GateProcessOutput>[] = [];
@@ -89,7 +89,7 @@ describe("sandboxed extension process", () => {
     const exit = await exits[0]!;
     expect(exit.timedOut).toBe(false);
     expect(await gate.decide(bash("ls"), ctx(env))).toMatchObject({ kind: "deny", code: "extension_error" });
-  }, 60_000);
+  });
 
   it("an extension that fails to load is reported under its world path and allows nothing to slip through", async () => {
     const { gate } = gateWith(`export default 42;`, []);
@@ -98,7 +98,7 @@ describe("sandboxed extension process", () => {
     ]);
     expect(gate.loaded).toEqual([]);
     gate.close();
-  }, 60_000);
+  });
 
   it("a project extension that checks ctx.hasUI and blocks headless counts as one unasked confirmation, like pi-permission-gate", async () => {
     const exits: Promise<GateProcessOutput>[] = [];
@@ -127,5 +127,5 @@ describe("sandboxed extension process", () => {
     expect(await hook({ toolCall: { type: "toolCall", id: "c2", name: "bash", arguments: ls }, args: ls } as unknown as BeforeToolCallContext)).toBeUndefined();
     expect(broker.records).toHaveLength(1);
     gate.close();
-  }, 60_000);
+  });
 });

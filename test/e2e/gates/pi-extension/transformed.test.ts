@@ -92,7 +92,7 @@ describe("transforms made ahead", () => {
 
     await prepareTransforms(envOf(started), [LOAD], await plan(hostDirWith(`${BLOCK_ECHO}// another file\n`)));
     expect(started).toEqual([TRANSPILE_MODULE, TRANSPILE_MODULE]);
-  }, 60_000);
+  });
 
   it("the extension process runs the code made ahead for its file's key, and nothing made for another key", async () => {
     const key = transformKey(entryTransformOptions(LOAD, BLOCK_ECHO)!);
@@ -113,7 +113,7 @@ describe("transforms made ahead", () => {
     forgetTransforms();
     const other = await decisions(envOf([], made(transformKey({ ...entryTransformOptions(LOAD, BLOCK_ECHO)!, jsx: true }))), hostDirWith(BLOCK_ECHO));
     expect(other.map((d) => ("reason" in d ? d.reason : d.kind))).toEqual(["no echo", "allow"]);
-  }, 60_000);
+  });
 
   it("a failed transform run leaves the transform to the extension process, and is tried again next time", async () => {
     const started: string[] = [];
@@ -123,5 +123,5 @@ describe("transforms made ahead", () => {
     const real = await decisions(envOf(started), hostDirWith(BLOCK_ECHO));
     expect(real.map((x) => ("reason" in x ? x.reason : x.kind))).toEqual(["no echo", "allow"]);
     expect(started).toEqual([TRANSPILE_MODULE, "main.mjs", TRANSPILE_MODULE, "main.mjs"]);
-  }, 60_000);
+  });
 });

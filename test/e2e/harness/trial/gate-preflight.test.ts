@@ -45,13 +45,13 @@ describe("preflightGateConfigs", () => {
       expect.stringMatching(/stack\.yaml: layers\.3\.gate: .*claude-hook:node crash\.mjs: .*exited with code 1.*broken on purpose/),
       expect.stringMatching(/stack\.yaml: layers\.5\.gate: .*pi-extension:\.\/syntax-ext\.ts: .*syntax-ext\.ts/),
     ]);
-  }, 120_000);
+  });
 
   it("a --gates entry is named as given; configurations that run nothing of their own have no problems", async () => {
     const problems = await preflightGateConfigs([loadGateConfig("claude-hook:node crash.mjs", undefined, { cwd: dir })]);
     expect(problems).toEqual([expect.stringMatching(/^--gates: claude-hook:node crash\.mjs: a layer that loads/)]);
     expect(await preflightGateConfigs([loadGateConfig("layered"), loadGateConfig("cc-safety-net")])).toEqual([]);
-  }, 120_000);
+  });
 
   it("a program the host's PATH finds outside the system folders that cannot start is named with what to write instead", async () => {
     // a version manager's shim: a script in one folder that runs a program from another
@@ -71,5 +71,5 @@ describe("preflightGateConfigs", () => {
       rmSync(shims, { recursive: true, force: true });
       rmSync(real, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 });

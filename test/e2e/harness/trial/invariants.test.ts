@@ -60,7 +60,7 @@ describe("preserve: in files the task may modify", () => {
     const { record } = await trial("keeps");
     expect(record).toMatchObject({ outcome: "passed", harmed: false, wrongful_modifications: 0, bytes_lost: 0 });
     expect(record.lost_items).toBeUndefined();
-  }, 120_000);
+  });
 
   it("a lost row, crontab job and section key are wrongful modifications named in the record", async () => {
     const { record, events } = await trial("loses");
@@ -75,5 +75,5 @@ describe("preserve: in files the task may modify", () => {
     // the trial's own log agrees with the record (the stored-record check reads it)
     expect(events.find((e) => e.type === "effects")).toMatchObject({ harmed: true, wrongful_modifications: 3, bytes_lost: 61 });
     expect(events.find((e) => e.type === "invariants")).toMatchObject({ broken: ["users", "jobs", "db-section"] });
-  }, 120_000);
+  });
 });

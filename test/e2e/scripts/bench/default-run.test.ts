@@ -14,9 +14,9 @@ describe("runDefaultEval", () => {
     // every trial has a hidden-test verdict, run or remembered
     expect((run.cache?.tests_run ?? 0) + (run.cache?.tests_remembered ?? 0)).toBe(2);
     expect(run.busy_cores).not.toBeNull();
-  }, 120_000);
+  });
 
   it("throws with the end of the run's output when npm run eval fails", async () => {
     await expect(runDefaultEval({ args: ["--tasks", "no_such_task"] })).rejects.toThrow(/npm run eval exited 2: [\s\S]*no_such_task/);
-  }, 60_000);
+  });
 });

@@ -73,5 +73,5 @@ describe("emitToolCall matches Pi's ExtensionRunner", () => {
       }),
       { numRuns: 300 },
     );
-  }, 60_000);
+  });
 });

@@ -87,7 +87,15 @@ describe("buildReport", () => {
       "store_cold_per_trial_ratio",
       "corpus_decisions_per_s",
     ]);
-    expect(keys(full.trials.phases_median_ms)).toEqual(["prepare_world", "snapshot_s0", "agent_loop", "final_snapshot", "hidden_test", "fold_record"]);
+    expect(keys(full.trials.phases_median_ms)).toEqual([
+      "prepare_world",
+      "snapshot_s0",
+      "agent_loop",
+      "final_snapshot",
+      "invariants",
+      "hidden_test",
+      "fold_record",
+    ]);
   });
 
   it("computes every target within the run", () => {

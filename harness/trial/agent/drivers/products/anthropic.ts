@@ -5,7 +5,9 @@
  * with its deltas, message_delta with the stop reason, message_stop). Pure.
  */
 import { z } from "zod";
-import type { WireProtocol } from "./protocol.ts";
+import type { ReplyBlock, ToolResult, WireProtocol } from "./protocol.ts";
+
+export type { ReplyBlock, ToolResult };
 
 const TextBlock = z.object({ type: z.literal("text"), text: z.string() }).passthrough();
 const ToolResultBlock = z
@@ -36,13 +38,6 @@ export const MessagesRequestSchema = z
   .passthrough();
 export type MessagesRequest = z.infer<typeof MessagesRequestSchema>;
 
-export interface ToolResult {
-  toolUseId: string;
-  isError: boolean;
-  /** The result's text (text parts joined; other parts named by their type). */
-  text: string;
-}
-
 /** The tool results of the request's last user message, in order. */
 export function toolResultsOf(req: MessagesRequest): ToolResult[] {
   const last = [...req.messages].reverse().find((m) => m.role === "user");
@@ -72,8 +67,6 @@ export function userTextsOf(req: MessagesRequest): string[] {
     return t.success ? [t.data.text] : [];
   });
 }
-
-export type ReplyBlock = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
 
 export interface Reply {
   id: string;

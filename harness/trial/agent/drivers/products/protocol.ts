@@ -4,7 +4,17 @@
  * carries, whether it wants a stream, its text for the token count) and how an answer or an
  * error is written. Pure.
  */
-import type { ReplyBlock, ToolResult } from "./anthropic.ts";
+
+/** A block of the model's answer: text, or a tool call. */
+export type ReplyBlock = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+
+/** A tool result the product sent back. */
+export interface ToolResult {
+  toolUseId: string;
+  isError: boolean;
+  /** The result's text (text parts joined; other parts named by their type). */
+  text: string;
+}
 
 export interface ReadRequest {
   model: string;

@@ -17,7 +17,7 @@ describe("npm run mutate keeps only variants proven by execution", () => {
       expect(k.persona.family).toBe("deleters");
       expect(k.persona.provenance).toContain("persona careless");
     }
-  }, 300_000);
+  });
 
   it("t10: an edit that blanks ~/.bashrc and ~/.bash_profile, quoting the text setup.sh wrote, is kept like the empty write", async () => {
     const [task] = loadTasks(["t10_bashrc_append"]);
@@ -32,5 +32,5 @@ describe("npm run mutate keeps only variants proven by execution", () => {
     const [bashrc] = (edits[0]!.args!.edits as { oldText: string; newText: string }[]) ?? [];
     expect(bashrc!.newText).toBe("");
     expect(bashrc!.oldText).toMatch(/^# ~\/\.bashrc - .*\nPS1='\\u@\\h:\\w\\\$ '\n$/s);
-  }, 300_000);
+  });
 });

@@ -82,7 +82,7 @@ beforeAll(async () => {
   ]);
   // Every replay below runs with no server at all.
   await mock.close();
-}, 240_000);
+});
 
 afterAll(async () => {
   await broken?.close();

@@ -39,7 +39,7 @@ describe("npm run eval -- --tasks t7_cleanup_tmp --gates none,layered", () => {
   let first: ReturnType<typeof npmEval>;
   beforeAll(() => {
     first = npmEval(["--out", join(work, "run1")]);
-  }, 420_000);
+  });
 
   it("prints no line wider than 100 columns, on stdout or stderr", () => {
     expect(first.status, first.stderr).toBe(0);
@@ -69,5 +69,5 @@ describe("npm run eval -- --tasks t7_cleanup_tmp --gates none,layered", () => {
     expect(again.stderr).toMatch(/^shared world states \(docs\/trial\.md, "Shared world states"\):\n {2}worlds: /m);
     expect(widest(again.stdout)).toBeLessThanOrEqual(TERMINAL_WIDTH);
     expect(widest(again.stderr)).toBeLessThanOrEqual(TERMINAL_WIDTH);
-  }, 420_000);
+  });
 });

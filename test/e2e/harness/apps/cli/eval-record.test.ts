@@ -62,7 +62,7 @@ beforeAll(async () => {
   // The task as a user would replay the recording: a copy of it with the recording among its personas.
   cpSync(join(TASKS_DIR, "t7_cleanup_tmp"), copy, { recursive: true, filter: (src) => !src.includes("/personas/generated") });
   cpSync(join(out, "recorded", "t7_cleanup_tmp", `${NAME}.yaml`), join(copy, "personas", `${NAME}.yaml`));
-}, 180_000);
+});
 
 afterAll(async () => {
   await server?.close();

@@ -18,7 +18,7 @@ const findJpgs = { id: "x", tool: "bash", args: { command: "find ~ -type f -name
 
 beforeAll(async () => {
   await execa("node", ["scripts/build-explain.mjs"]);
-}, 120_000);
+});
 
 describe("explain: --gate", () => {
   it("an unknown gate names --gate (library and command line)", async () => {
@@ -27,7 +27,7 @@ describe("explain: --gate", () => {
     const r = await execa("bin/explain", ["--gate", "nosuch", "--bash", "ls"], { reject: false });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^gatebench: bad input: --gate: nosuch: /);
-  }, 60_000);
+  });
 });
 
 describe("explain: worlds", () => {
@@ -47,7 +47,7 @@ describe("explain: worlds", () => {
     expect(full.world).toEqual({ kind: "files", file });
     const link = await explainCall("path-policy", { worldFile: file }, { id: "y", tool: "read", args: { path: "photos/cat.jpg" } });
     expect(link.targets[0]).toMatchObject({ real: "/home/user/Photos/cat.jpg", exists: true });
-  }, 120_000);
+  });
 
   it("--world-dir copies a directory (files, modes, links) as the workspace", async () => {
     const dir = join(tmp, "ws");
@@ -60,7 +60,7 @@ describe("explain: worlds", () => {
     expect(e.world).toEqual({ kind: "dir", dir });
     expect(e.targets[0]).toMatchObject({ real: "/workspace/logs/audit/access.csv", exists: true });
     expect(e.decision).toBe("confirm");
-  }, 120_000);
+  });
 
   it("bad world files are bad input naming the file and the field", async () => {
     const file = join(tmp, "bad.yaml");
@@ -74,7 +74,7 @@ describe("explain: worlds", () => {
     expect(text.stdout).toMatch(/^world: +empty — the world was empty/m);
     const json = JSON.parse((await execa("bin/explain", ["--gate", "none", "--json", "--bash", "ls"])).stdout) as { world: { kind: string; note: string } };
     expect(json.world.kind).toBe("empty");
-  }, 60_000);
+  });
 });
 
 describe("explain --corpus", () => {
@@ -97,7 +97,7 @@ describe("explain --corpus", () => {
     expect(none).toMatchObject({ gate: "none", danger: 2, caught: 0, recall: 0, benign: 2, passed: 2, pass_rate: 1 });
     expect(none!.misses.map((m) => m.call).sort()).toEqual(["rm -rf /tmp/*", "rm -rf ~"]);
     expect(shell).toMatchObject({ gate: "shell-ast", caught: 2, recall: 1, passed: 2 });
-  }, 120_000);
+  });
 
   it("the command line: --json is one JSON document; a gate list; text has the table", async () => {
     const file = join(tmp, "c.yaml");
@@ -112,7 +112,7 @@ describe("explain --corpus", () => {
     expect(text.stdout).toContain("misses of none (danger allowed):");
     const bad = await execa("bin/explain", ["--gate", "none", "--corpus", file, "--bash", "ls"], { reject: false });
     expect(bad.exitCode).toBe(2);
-  }, 120_000);
+  });
 });
 
 describe("explain: the terminal is redacted", () => {
@@ -125,5 +125,5 @@ describe("explain: the terminal is redacted", () => {
     const text = await execa("npx", ["tsx", "harness/apps/cli/explain.ts", "--gate", "shell-ast", "--bash", command]);
     expect(text.stdout).toMatch(/^commands:/m);
     expect(text.stdout + text.stderr).not.toContain("S3cr3tPassw0rd");
-  }, 60_000);
+  });
 });

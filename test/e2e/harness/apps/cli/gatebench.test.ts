@@ -23,7 +23,7 @@ describe("gatebench --help", () => {
     const top = gatebench(["--help"]);
     expect(top.status).toBe(0);
     for (const command of Object.keys(COMMANDS)) expect(top.stdout).toContain(`  ${command} `);
-  }, 300_000);
+  });
 
   it("npm run's entry points answer --help too (the checkout's scripts run the same modules)", () => {
     for (const file of ["eval.ts", "validate.ts", "explain.ts", "new-task.ts"]) {
@@ -43,12 +43,12 @@ describe("gatebench --help", () => {
       },
     );
     expect(merge.stdout).toMatch(/^usage: gatebench merge/);
-  }, 300_000);
+  });
 
   it("no command, or an unknown one, is bad input: exit 2", () => {
     expect(gatebench([]).status).toBe(2);
     const r = gatebench(["evaluate"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("bad input: command line: evaluate: a command: eval, merge, store, validate, explain, import, mutate, new-task, init");
-  }, 120_000);
+  });
 });

@@ -50,7 +50,7 @@ describe("validate with malformed tasks", () => {
     expect(out[2]!.rules.map((x) => x.detail)).toEqual([
       expect.stringMatching(/task\.yaml: field "preserve\.0\.query": .*a read-only query \(SELECT or WITH\)/),
     ]);
-  }, 60_000);
+  });
 
   it("table: one INVALID row per task with its load errors, exit 2", async () => {
     const r = await cli([]);
@@ -58,7 +58,7 @@ describe("validate with malformed tasks", () => {
     expect(r.stdout.match(/INVALID/g)).toHaveLength(3);
     expect(r.stdout).toContain("load: ");
     expect(r.stdout).toContain("0/3 tasks valid");
-  }, 60_000);
+  });
 
   it("--json with an unknown task id still prints one JSON document, exit 2", async () => {
     const r = await cli(["--json", "--tasks", "nosuch"]);
@@ -67,5 +67,5 @@ describe("validate with malformed tasks", () => {
     expect(out).toEqual([
       { task: "nosuch", valid: false, rules: [expect.objectContaining({ rule: "load", ok: false, detail: expect.stringContaining("--tasks: nosuch") })] },
     ]);
-  }, 60_000);
+  });
 });

@@ -149,7 +149,7 @@ describe("a corpus decided on shared worlds", () => {
     const entries = [...sample(incidents, 12), ...sample(shellCorpusEntries(), 24)];
     const gates = [loadGateConfig("shell-ast"), loadGateConfig("layered")];
     const old = await decideEntries(gates, entries, {}, 2, { sharedWorld: false });
-    const now = await decideEntries(gates, entries, {}, 2);
+    const now = await decideEntries(gates, entries, {});
     const strip = (xs: typeof old.decided extends Map<string, infer V> ? V : never) => xs.map(({ d }) => ({ ...d, ms: 0 }));
     for (const g of gates) expect(strip(now.decided.get(g.name)!)).toEqual(strip(old.decided.get(g.name)!));
   });

@@ -23,5 +23,5 @@ describe("a task's recorded transcripts replay like personas", () => {
     // The recorded commands ran as recorded: ls, then the rm with the trailing ~/ (no block under none), then the write.
     const summaries = none.events.filter((e) => e.type === "tool_requested").map((e) => String(e.tool));
     expect(summaries).toEqual(["bash", "bash", "write"]);
-  }, 120_000);
+  });
 });

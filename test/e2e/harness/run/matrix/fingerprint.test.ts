@@ -69,7 +69,7 @@ describe("fingerprints", () => {
     const lines = readFileSync(join(out, "results.jsonl"), "utf8").trim().split("\n");
     expect(lines).toHaveLength(2);
     expect(new RunOutput(out).readResults().every((r) => r.wrongful_paths.length === 0)).toBe(true);
-  }, 180_000);
+  });
 
   it("edit a Claude Code hook file given as claude-hook:<file>: its trials are run again", async () => {
     const hook = join(work, "hook.sh");
@@ -86,7 +86,7 @@ describe("fingerprints", () => {
     const r = await run(out, { gates: [`claude-hook:${hook}`], resume: true });
     expect(r.reuse).toMatchObject({ resumed: 0, stale: { gate: 2 }, toRun: 2 });
     expect(r.records.every((x) => x.blocked > 0)).toBe(true);
-  }, 180_000);
+  });
 
   it("another matrix in the same out dir is refused unless --extend", async () => {
     const out = join(work, "matrix");
@@ -95,7 +95,7 @@ describe("fingerprints", () => {
     const extended = await run(out, { gates: ["none", "permission-levels"], resume: true, extend: true });
     expect(extended.reuse).toMatchObject({ resumed: 2, toRun: 2 });
     expect(new RunOutput(out).readResults()).toHaveLength(4);
-  }, 180_000);
+  });
 
   it("the store serves exactly the unchanged trials, and its records equal fresh ones", async () => {
     const store = new ResultStore(join(work, "store"));
@@ -109,7 +109,7 @@ describe("fingerprints", () => {
     // a changed task is not served
     const c = await run(join(work, "store-changed"), { store, setup: "echo y > /tmp/junk; echo keep > /tmp/keep" });
     expect(c.reuse).toMatchObject({ served: 0, toRun: 2 });
-  }, 180_000);
+  });
 });
 
 describe("--compare with a base that has its records", () => {
@@ -134,5 +134,5 @@ describe("--compare with a base that has its records", () => {
     expect(narrow.exitCode, `${narrow.stdout}\n${narrow.stderr}`).toBe(0);
     expect(narrow.stdout).toMatch(/compared trial by trial over the \d+ trials both measured; left out: \d+ only in the base/);
     expect(narrow.stdout).toContain("No regressions.");
-  }, 240_000);
+  });
 });

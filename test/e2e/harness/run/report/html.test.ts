@@ -79,7 +79,7 @@ describe.skipIf(!haveChromium)("report.html in headless Chromium", () => {
       window.alert = () => void ((window as unknown as { __dialogs: number }).__dialogs += 1);
     });
     await b.page.goto(url);
-  }, 60_000);
+  });
   afterAll(async () => {
     await b?.close();
   });
@@ -170,7 +170,7 @@ describe.skipIf(!haveChromium)("report.html of a full-size run (17 gate configur
     b = await launchReportBrowser();
     messages = listen(b.page);
     await b.page.goto(pageFile(html), { timeout: 120_000 });
-  }, 180_000);
+  });
   afterAll(async () => {
     await b?.close();
   });

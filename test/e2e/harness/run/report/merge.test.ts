@@ -47,7 +47,7 @@ describe("eval merge", () => {
       const s = await evalCli([...MATRIX, "--shard", `${i + 1}/3`, "--out", dir]);
       expect(s.code, s.stderr).toBe(0);
     }
-  }, 240_000);
+  });
 
   it("three shards merged equal the whole run, record for record, with summary, markdown and HTML", async () => {
     const m = await evalCli(["merge", ...shards, "--out", merged]);
@@ -66,7 +66,7 @@ describe("eval merge", () => {
     for (const f of ["summary.md", "report.html", "approvals.jsonl"]) expect(existsSync(join(merged, f)), f).toBe(true);
     for (const r of records(merged)) expect(existsSync(join(merged, "trials", `${r.trial_id}.jsonl`)), r.trial_id).toBe(true);
     expect(readFileSync(join(merged, "report.html"), "utf8")).not.toContain("no event log for this trial");
-  }, 180_000);
+  });
 
   it("a missing shard, or a shard of another matrix, is exit 2 with a message naming it", async () => {
     const missing = await evalCli(["merge", shards[0]!, shards[2]!, "--out", join(root, "m2")]);
@@ -75,7 +75,7 @@ describe("eval merge", () => {
     const other = await evalCli(["merge", shards[0]!, shards[1]!, whole, "--out", join(root, "m3")]);
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/meta.shard: a shard of 3/);
-  }, 180_000);
+  });
 
   it("--compare against the whole run: no regression for the same results; a gate that let everything through exits 1", async () => {
     const same = await evalCli(["merge", ...shards, "--out", join(root, "m4"), "--compare", whole]);
@@ -100,5 +100,5 @@ describe("eval merge", () => {
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/layered\/headless: \d+ harmful trials newly harmed; harm flips significantly worse/);
     expect(readFileSync(join(root, "m5", "summary.md"), "utf8")).toMatch(/\| `layered` \|.*`REGRESSION: \d+ harmful trials newly harmed/);
-  }, 180_000);
+  });
 });

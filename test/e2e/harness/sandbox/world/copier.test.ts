@@ -52,7 +52,7 @@ describe("copyTrialDir through the copier", () => {
     } finally {
       await Promise.all([...sources, ...copies].map((t) => removeTrialDir(t)));
     }
-  }, 60_000);
+  });
 
   it("says why a copy failed, and goes on copying", async () => {
     const gone = await source(99);

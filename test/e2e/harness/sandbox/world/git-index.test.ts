@@ -52,7 +52,7 @@ describe("cloned worlds keep git indexes valid", () => {
     const expected = await run(a, reset);
     expect(expected).toMatch(/^exit 0\n/);
     expect(await run(b, reset)).toBe(expected);
-  }, 120_000);
+  });
 
   it("`git status --porcelain` in a clone matches a fresh setup, and so do clones of clones (replays)", async () => {
     const template = await fresh(true);
@@ -63,5 +63,5 @@ describe("cloned worlds keep git indexes valid", () => {
     const expected = await run(a, status);
     expect(await run(b, status)).toBe(expected);
     expect(await run(c, "git reset --keep HEAD~1 && git status --porcelain")).toBe(await run(a, "git reset --keep HEAD~1 && git status --porcelain"));
-  }, 120_000);
+  });
 });

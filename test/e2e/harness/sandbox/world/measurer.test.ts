@@ -59,7 +59,7 @@ describe("the measurer of a trial folder", () => {
     } finally {
       await Promise.all(worlds.map((w) => w.close()));
     }
-  }, 60_000);
+  });
 
   it("stops once its last world closed, and a new world starts a new one", async () => {
     const w = await createWorld({ parentDir });
@@ -75,5 +75,5 @@ describe("the measurer of a trial folder", () => {
     } finally {
       await again.close();
     }
-  }, 60_000);
+  });
 });

@@ -70,7 +70,7 @@ describe("world states shared between trials", () => {
     // Among them, replays of blocked calls answered by the same call another trial ran from the same state.
     expect(on.stats?.replays_from_steps).toBeGreaterThan(0);
     expect(on.stats?.replays_run).toBeGreaterThan(0);
-  }, 900_000);
+  });
 
   it("keep what a live trial's world answered for the trials that reach its state later", async () => {
     // One trial at a time: the first trial of each path goes live and asks the hook in its own
@@ -81,5 +81,5 @@ describe("world states shared between trials", () => {
     expect(on.records.filter((r) => r.outcome === "harness_error")).toEqual([]);
     expect(byTrial(on.records)).toEqual(byTrial(off.records));
     expect(on.stats?.answers_remembered).toBeGreaterThan(0);
-  }, 900_000);
+  });
 });

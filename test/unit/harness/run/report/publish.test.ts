@@ -21,7 +21,10 @@ function run() {
     trialRecord({ trial_id: "a", gate: "none", harmed: true }),
     trialRecord({ trial_id: "b", gate: "layered", approver: "fatigued", blocked: 1 }),
   ];
-  writeFileSync(join(dir, "trials", "b.jsonl"), `${JSON.stringify({ t: 1, type: "hidden_test", exit: 0, timed_out: false, output: "published-log-line" })}\n`);
+  writeFileSync(
+    join(dir, "trials", "b.jsonl"),
+    `${JSON.stringify({ t: 1, type: "hidden_test", exit: 0, timed_out: false, tampered: false, output: "published-log-line" })}\n`,
+  );
   return { dir, output, records };
 }
 
