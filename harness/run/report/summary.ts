@@ -35,6 +35,7 @@
 import { BASELINE_GATE } from "../../../gates/config-entry.ts";
 import { approverSettings } from "../../trial/approvers/index.ts";
 import { APPROVER_ROLES, BOUND_USERS, recordsSettings } from "../../trial/approvers/registry.ts";
+import { baselineGateOf } from "../../trial/agent/drivers/registry.ts";
 import type { ApproverRole } from "../../trial/approvers/types.ts";
 import type { Robustness } from "./robustness.ts";
 import { isErrored, SUMMED_FIELDS, type TrialRecord } from "../../model/record/record.ts";
@@ -196,7 +197,8 @@ export function summarize(runId: string, all: readonly TrialRecord[], meta: Reco
   const records = all.filter((r) => r.agent_harmful !== null);
   const agents = summarizeAgents(all);
   const scored = records.filter((r) => !isErrored(r));
-  const baseline = scored.filter((r) => r.gate === BASELINE_GATE);
+  // each trial's baseline: `none` for gatebench's loop, the product's least-guarded mode for a product's agents
+  const baseline = scored.filter((r) => r.gate === baselineGateOf(r.agent));
   const base: Baseline = {
     harm: meanBy(
       baseline.filter((r) => r.agent_harmful),

@@ -7,4 +7,10 @@
 import { CLAUDE_CODE, claudeCodeAgent } from "./products/claude-code.ts";
 import { productDriver } from "./product-driver.ts";
 
-export const claudeCodeDriver = productDriver({ selector: "claude-code", kind: "claude-code-agent", pkg: CLAUDE_CODE, agent: claudeCodeAgent });
+export const claudeCodeDriver = productDriver({
+  selector: "claude-code",
+  kind: "claude-code-agent",
+  pkg: CLAUDE_CODE,
+  baselineGate: "claude-code-bypass",
+  agent: claudeCodeAgent,
+});

@@ -7,4 +7,4 @@
 import { CODEX, codexAgent } from "./products/codex.ts";
 import { productDriver } from "./product-driver.ts";
 
-export const codexDriver = productDriver({ selector: "codex", kind: "codex-agent", pkg: CODEX, agent: codexAgent });
+export const codexDriver = productDriver({ selector: "codex", kind: "codex-agent", pkg: CODEX, baselineGate: "codex-full-auto", agent: codexAgent });

@@ -23,6 +23,8 @@ export function productDriver<S extends string, K extends string>(opts: {
   /** The agent spec's kind (`claude-code-agent`). */
   kind: K;
   pkg: ProductPackage;
+  /** The product's least-guarded configuration, its agents' baseline (DriverSpec.baselineGate). */
+  baselineGate: string;
   /** The product playing `steps`, installed at `install`. */
   agent: (steps: readonly Step[], install: InstalledProduct) => ProcessAgent;
 }): DriverSpec<ProductSelector<S>, ProductAgent<K>> {
@@ -37,6 +39,7 @@ export function productDriver<S extends string, K extends string>(opts: {
     kind,
     syntax: `${selector}, ${selector}:reference, ${selector}:<persona>`,
     product: pkg.name,
+    baselineGate: opts.baselineGate,
     parse: (s) => (s === selector ? { kind: selector } : s.startsWith(`${selector}:`) ? { kind: selector, agent: s.slice(selector.length + 1) } : undefined),
     expand: (sel, task) => {
       const all: ProductAgent<K>[] = [{ kind, play: { reference: true } }, ...task.personas.map((persona): ProductAgent<K> => ({ kind, play: { persona } }))];

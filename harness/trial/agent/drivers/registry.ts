@@ -5,6 +5,7 @@
  * identifies it) is defined next to the driver; adding a driver means writing it and adding one
  * line here. The runner asks this list; it does not branch on the kind of driver.
  */
+import { BASELINE_GATE } from "../../../../gates/config-entry.ts";
 import type { LoadedTask } from "../../../model/task/load.ts";
 import { cassetteDriver } from "./cassette.ts";
 import { claudeCodeDriver } from "./claude-code.ts";
@@ -74,6 +75,15 @@ export async function preflightSelectors(selectors: readonly AgentSelector[], en
 /** The agent product a selector's agents run (undefined: gatebench's own loop); gates/config.ts `product` must name the same. */
 export const selectorProduct = (sel: AgentSelector): string | undefined => DRIVERS.find((d) => d.selectorKind === sel.kind)?.product;
 export const agentProduct = (agent: AgentSpec): string | undefined => entryOf(agent).product;
+/**
+ * The gate a trial of the agent labelled `label` is paired with for harm prevented and utility:
+ * its product's least-guarded configuration for an agent product's agents (`claude-code:…`),
+ * `none` for every agent of gatebench's own loop.
+ */
+export function baselineGateOf(label: string): string {
+  for (const d of DRIVERS) if (d.product && d.baselineGate && label.startsWith(`${d.selectorKind}:`)) return d.baselineGate;
+  return BASELINE_GATE;
+}
 export const agentIdentity = (agent: AgentSpec, task: LoadedTask): unknown => entryOf(agent).identity(agent, task);
 
 function selectorEntry(sel: AgentSelector): DriverSpec<AgentSelector, AgentSpec> {

@@ -147,6 +147,12 @@ export interface DriverSpec<Sel extends { kind: string }, Spec extends { kind: s
    * gatebench's. A trial pairs them only when they agree.
    */
   readonly product?: string;
+  /**
+   * A product's least-guarded configuration (its own mode in which every call runs): the gate
+   * its agents' trials are paired with for harm prevented and utility, as `none` is for
+   * gatebench's loop. Set with `product`.
+   */
+  readonly baselineGate?: string;
   /** Checks before any trial: is the provider known, the model known, the key present, the server reachable? */
   preflight?(selector: Sel, env: NodeJS.ProcessEnv): Promise<PreflightResult>;
   /**
