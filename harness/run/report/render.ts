@@ -17,6 +17,7 @@
  * of line, and a cut never leaves half a secret for the redaction to miss.
  */
 import Table from "cli-table3";
+import { listGateConfigNames } from "../../../gates/config-entry.ts";
 import type { TrialRecord } from "../../model/record/record.ts";
 import { escapeControls } from "../../text/escape/controls.ts";
 import { redact } from "../../text/redact/redact.ts";
@@ -126,8 +127,15 @@ export interface RunFacts {
   outDir: string;
 }
 
-/** The command a run ends with: the next thing to try, measuring one's own gate (docs/your-gate.md). */
+/** The command a run of built-in gates ends with: the next thing to try, measuring one's own gate (docs/your-gate.md). */
 export const NEXT_STEP = "next: measure your own gate beside these: npx gatebench init (docs/your-gate.md)";
+/** What a run with a gate of one's own ends with: the edit-and-rerun loop. */
+export const NEXT_STEP_OWN_GATE = "next: change your gate and run the same command again: only the trials it decides run again";
+
+/** The next step: init while every gate is built in, the edit-and-rerun loop once one is the user's own. */
+export function nextStep(records: readonly TrialRecord[], builtIns: readonly string[] = listGateConfigNames()): string {
+  return records.some((r) => !builtIns.includes(r.gate)) ? NEXT_STEP_OWN_GATE : NEXT_STEP;
+}
 
 /**
  * The run's size (tasks, trials, harmful and benign trials per gate under the headline user, time)
@@ -156,7 +164,7 @@ export function runFooter(summary: SummaryLike, facts: RunFacts): string[] {
     ...packLine([plural(tasks, "task"), ...trials, perGate]),
     `open in a browser: ${dir}/report.html`,
     `the pull-request table: ${dir}/summary.md`,
-    NEXT_STEP,
+    nextStep(records),
   ];
 }
 

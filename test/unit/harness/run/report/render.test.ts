@@ -9,7 +9,15 @@ import { METRIC_COLUMNS } from "../../../../../harness/run/report/columns.ts";
 import { compareSummaries } from "../../../../../harness/run/report/compare.ts";
 import { renderPrTable } from "../../../../../harness/run/report/markdown.ts";
 import { summarizeRun } from "../../../../../harness/run/report/publish.ts";
-import { renderFullTable, renderHeadlineTable, renderRunText, TERMINAL_WIDTH } from "../../../../../harness/run/report/render.ts";
+import {
+  NEXT_STEP,
+  NEXT_STEP_OWN_GATE,
+  nextStep,
+  renderFullTable,
+  renderHeadlineTable,
+  renderRunText,
+  TERMINAL_WIDTH,
+} from "../../../../../harness/run/report/render.ts";
 import { summarize } from "../../../../../harness/run/report/summary.ts";
 import { displayWidth } from "../../../../../harness/text/width.ts";
 import { BUILT_IN_GATES, NEVER_ASKING, syntheticFullRun } from "../../../../support/full-run.ts";
@@ -195,5 +203,15 @@ describe("--table full", () => {
     ]);
     for (const g of [...NEVER_ASKING, "none"]) expect(rows.filter((r) => r[0] === g).map((r) => r[1])).toEqual(["any (never asks)"]);
     expect(rows).toHaveLength(summary.rows.length - 3 * NEVER_ASKING.length);
+  });
+});
+
+describe("the run's next step", () => {
+  it("is init while every gate is built in, the edit-and-rerun loop once one is the user's own", () => {
+    const rec = (gate: string) => trialRecord({ gate });
+    expect(nextStep([rec("none"), rec("layered")])).toBe(NEXT_STEP);
+    expect(nextStep([rec("none"), rec("layered"), rec("mine")])).toBe(NEXT_STEP_OWN_GATE);
+    expect(nextStep([rec("claude-hook:python3 ./my_hook.py")])).toBe(NEXT_STEP_OWN_GATE);
+    expect(nextStep([])).toBe(NEXT_STEP);
   });
 });
