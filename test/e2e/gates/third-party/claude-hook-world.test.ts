@@ -99,7 +99,7 @@ describe("broken hooks fail closed", () => {
   });
   it("a hang blocks with hook_timeout within the hook's limit", async () => {
     // The hook sleeps far beyond the test's timeout: only the hook's 700 ms limit ends it in time.
-    const g = makeClaudeHookGate({ name: "hang", command: hookScript("hang.sh", "sleep 900"), timeoutMs: 700 });
+    const g = makeClaudeHookGate({ name: "hang", command: hookScript("hang.sh", "sleep 3600"), timeoutMs: 700 });
     expect(await decide(g, bash("ls"))).toMatchObject({ kind: "deny", code: "hook_timeout" });
   });
   it("garbage JSON blocks with hook_bad_output", async () => {

@@ -12,7 +12,7 @@ describe("timeouts", () => {
       test: "true",
       // The call would run (and its own timeout allow it) far beyond the test's timeout: were the
       // trial's limit not enforced on the running command, this test would fail by its timeout.
-      reference: [{ tool: "bash", args: { command: "sleep 900; touch late" } }, { say: "done" }],
+      reference: [{ tool: "bash", args: { command: "sleep 3600; touch late" } }, { say: "done" }],
       limits: { agent_timeout_sec: 2, call_timeout_sec: 900 },
     });
     const r = await runTrial({ runId: "to", trialId: "slow", task, agent: { kind: "reference" }, gate: loadGateConfig("none"), approver: "-", attempt: 1 });
@@ -30,7 +30,7 @@ describe("timeouts", () => {
       id: "slow-test",
       setup: "true",
       // Far beyond the test's timeout: only the hidden test's own limit can end it in time.
-      test: "sleep 900; exit 0",
+      test: "sleep 3600; exit 0",
       reference: [{ say: "done" }],
       limits: { test_timeout_sec: 1 },
     });
