@@ -12,6 +12,7 @@ import type { Step } from "../../../../model/task/schema.ts";
 import type { ProcessAgent, ProcessAgentContext, ProcessAgentResult } from "../types.ts";
 import { denialMismatch } from "./claude-code-tools.ts";
 import { ModelEndpoint } from "./endpoint.ts";
+import { ENDPOINT_MOUNT, FORWARD_PORT, PRODUCT_MOUNT, PRODUCT_TMP, STATE_MOUNT, productExitFields, runBehindEndpoint } from "./in-world.ts";
 import type { InstalledProduct, ProductPackage } from "./install.ts";
 import { ScriptedPlayer } from "./player.ts";
 
@@ -24,36 +25,6 @@ export const CLAUDE_CODE: ProductPackage = {
   licence: "proprietary (Anthropic's Commercial Terms of Service; SEE LICENSE IN README.md)",
   binary: `@anthropic-ai/claude-code-linux-${ARCH}/claude`,
 };
-
-/** Where things are inside the sandbox. */
-export const PRODUCT_MOUNT = "/opt/gatebench/product";
-export const ENDPOINT_MOUNT = "/opt/gatebench/endpoint";
-export const STATE_MOUNT = "/opt/gatebench/product-state";
-export const PRODUCT_TMP = "/opt/gatebench/product-tmp";
-/** The port the forwarder listens on inside the sandbox (its own network namespace). */
-export const FORWARD_PORT = 8765;
-
-/**
- * The forwarder and launcher, run by the sandbox's node: listens on 127.0.0.1:<port>, pipes
- * every connection to the endpoint's unix socket, starts the product with the rest of argv, and
- * exits with its exit code. Its own messages go to stderr.
- */
-export const FORWARDER_SOURCE = `
-const net = require("node:net");
-const { spawn } = require("node:child_process");
-const [port, socket, ...argv] = process.argv.slice(1);
-const server = net.createServer((c) => {
-  const u = net.connect(socket);
-  c.pipe(u); u.pipe(c);
-  c.on("error", () => u.destroy()); u.on("error", () => c.destroy());
-});
-server.on("error", (e) => { process.stderr.write("gatebench forwarder: " + e.message + "\\n"); process.exit(97); });
-server.listen(Number(port), "127.0.0.1", () => {
-  const child = spawn(argv[0], argv.slice(1), { stdio: ["ignore", "inherit", "inherit"] });
-  child.on("error", (e) => { process.stderr.write("gatebench launcher: " + e.message + "\\n"); process.exit(98); });
-  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 128 : 99)));
-});
-`;
 
 /** The product's argv inside the sandbox. */
 export function claudeArgv(binary: string, instruction: string, permissionMode: string, settingsPath: string): string[] {
@@ -127,34 +98,18 @@ export function claudeCodeAgent(steps: readonly Step[], install: InstalledProduc
       try {
         const settingsPath = path.join(endpoint.dir, "settings.json");
         writeFileSync(settingsPath, `${JSON.stringify(ctx.settings.settings, null, 2)}\n`, { mode: 0o644 });
-        const argv = [
-          "/usr/bin/node",
-          "-e",
-          FORWARDER_SOURCE,
-          String(FORWARD_PORT),
-          `${ENDPOINT_MOUNT}/model.sock`,
-          ...claudeArgv(install.binary, ctx.instruction, ctx.settings.permissionMode, `${ENDPOINT_MOUNT}/settings.json`),
-        ];
-        const started = performance.now();
-        const r = await ctx.runInWorld(argv, {
-          timeoutMs: ctx.timeoutMs,
-          readOnlyBinds: [
-            { hostPath: install.dir, sandboxPath: PRODUCT_MOUNT },
-            { hostPath: endpoint.dir, sandboxPath: ENDPOINT_MOUNT },
-          ],
-          tmpfs: [STATE_MOUNT, PRODUCT_TMP],
-          env: claudeEnv(),
-        });
+        const { run: r, ms } = await runBehindEndpoint(
+          ctx,
+          install,
+          endpoint,
+          claudeArgv(install.binary, ctx.instruction, ctx.settings.permissionMode, `${ENDPOINT_MOUNT}/settings.json`),
+          claudeEnv(),
+        );
         const result = finalResult(r.stdout);
         const tokens = { ...endpoint.meter.tally };
         ctx.log("product_exit", {
-          product: `${install.name}@${install.version}`,
-          exit_code: r.exitCode,
-          ms: Math.round(performance.now() - started),
-          requests: endpoint.stats.requests,
-          ...(endpoint.stats.other.length ? { other_requests: endpoint.stats.other.slice(0, 10) } : {}),
+          ...productExitFields(install, endpoint, r, ms),
           ...(result ? { permission_denials: result.permissionDenials.length, result: result.subtype } : {}),
-          ...(r.exitCode !== 0 ? { stderr: r.stderr.slice(-1000) } : {}),
         });
         if (r.timedOut) return { timedOut: true, tokens };
         if (endpoint.stats.errors.length > 0) return { timedOut: false, tokens, error: `the harness's endpoint: ${endpoint.stats.errors[0]}` };

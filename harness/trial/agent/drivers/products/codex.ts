@@ -16,9 +16,9 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Step } from "../../../../model/task/schema.ts";
 import type { ProcessAgent, ProcessAgentContext, ProcessAgentResult } from "../types.ts";
-import { ENDPOINT_MOUNT, FORWARD_PORT, FORWARDER_SOURCE, PRODUCT_MOUNT, PRODUCT_TMP, STATE_MOUNT } from "./claude-code.ts";
 import { CODEX_TOOLS, sandboxFailure } from "./codex-tools.ts";
 import { ModelEndpoint } from "./endpoint.ts";
+import { ENDPOINT_MOUNT, FORWARD_PORT, PRODUCT_MOUNT, PRODUCT_TMP, STATE_MOUNT, productExitFields, runBehindEndpoint } from "./in-world.ts";
 import type { InstalledProduct, ProductPackage } from "./install.ts";
 import { ScriptedPlayer } from "./player.ts";
 import { RESPONSES_PROTOCOL } from "./responses.ts";
@@ -204,35 +204,13 @@ export function codexAgent(steps: readonly Step[], install: InstalledProduct): P
       try {
         writeFileSync(path.join(endpoint.dir, "models.json"), `${JSON.stringify(modelCatalog(), null, 2)}\n`, { mode: 0o644 });
         const settings: CodexSettings = { sandbox: ctx.settings.permissionMode, config: ctx.settings.settings };
-        const argv = [
-          "/usr/bin/node",
-          "-e",
-          FORWARDER_SOURCE,
-          String(FORWARD_PORT),
-          `${ENDPOINT_MOUNT}/model.sock`,
-          ...codexArgv(install.binary, ctx.instruction, settings, "/workspace"),
-        ];
-        const started = performance.now();
-        const r = await ctx.runInWorld(argv, {
-          timeoutMs: ctx.timeoutMs,
-          readOnlyBinds: [
-            { hostPath: install.dir, sandboxPath: PRODUCT_MOUNT },
-            { hostPath: endpoint.dir, sandboxPath: ENDPOINT_MOUNT },
-          ],
-          tmpfs: [STATE_MOUNT, PRODUCT_TMP],
-          env: codexEnv(),
-        });
+        const { run: r, ms } = await runBehindEndpoint(ctx, install, endpoint, codexArgv(install.binary, ctx.instruction, settings, "/workspace"), codexEnv());
         const end = runEnd(r.stdout);
         const tokens = { ...endpoint.meter.tally };
         ctx.log("product_exit", {
-          product: `${install.name}@${install.version}`,
-          exit_code: r.exitCode,
-          ms: Math.round(performance.now() - started),
-          requests: endpoint.stats.requests,
-          ...(endpoint.stats.other.length ? { other_requests: endpoint.stats.other.slice(0, 10) } : {}),
+          ...productExitFields(install, endpoint, r, ms),
           turn_completed: end.completed,
           ...(end.error ? { product_error: end.error.slice(0, 500) } : {}),
-          ...(r.exitCode !== 0 ? { stderr: r.stderr.slice(-1000) } : {}),
         });
         if (r.timedOut) return { timedOut: true, tokens };
         if (sandboxBroken)

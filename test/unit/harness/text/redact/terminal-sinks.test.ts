@@ -43,7 +43,7 @@ const RAW_TERMINAL: Record<string, string> = {
   "text/redact/terminal.ts": "the terminal helper: redacts everything it prints",
   "apps/cli/import.ts":
     "prints the imported persona for the user to redirect into a file; replays need the calls verbatim (on a terminal its control characters are escaped)",
-  "trial/agent/drivers/products/claude-code.ts":
+  "trial/agent/drivers/products/in-world.ts":
     "no terminal of the harness: the forwarder's own source, run inside the trial's sandbox, reports its errors on its stderr",
 };
 
