@@ -5,7 +5,7 @@
  * with its deltas, message_delta with the stop reason, message_stop). Pure.
  */
 import { z } from "zod";
-import type { ReplyBlock, ToolResult, WireProtocol } from "./protocol.ts";
+import { type ReplyBlock, readSseEvents, sseEvent as event, type ToolResult, type WireProtocol } from "./protocol.ts";
 
 export type { ReplyBlock, ToolResult };
 
@@ -75,8 +75,6 @@ export interface Reply {
   usage: { input_tokens: number; output_tokens: number };
 }
 
-const event = (type: string, data: Record<string, unknown>): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-
 /**
  * The reply as the stream of server-sent events the Messages API sends: a tool_use block's input
  * arrives as one input_json_delta, a text block's as one text_delta; the stop reason is
@@ -139,14 +137,7 @@ export function parseReplyEvents(sse: string): { blocks: ReplyBlock[]; stopReaso
   const partial = new Map<number, string>();
   let stopReason: string | null = null;
   let stopped = false;
-  for (const chunk of sse.split("\n\n")) {
-    if (!chunk.trim()) continue;
-    const lines = chunk.split("\n");
-    const name = lines.find((l) => l.startsWith("event: "))?.slice(7);
-    const data = lines.find((l) => l.startsWith("data: "))?.slice(6);
-    if (!name || data === undefined) throw new Error(`malformed event: ${JSON.stringify(chunk)}`);
-    const d = JSON.parse(data) as Record<string, any>;
-    if (d.type !== name) throw new Error(`event ${name} carries type ${d.type}`);
+  for (const { name, data: d } of readSseEvents(sse)) {
     if (stopped) throw new Error(`event after message_stop: ${name}`);
     if (name === "content_block_start") {
       blocks[d.index] = structuredClone(d.content_block);

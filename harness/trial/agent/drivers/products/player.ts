@@ -6,7 +6,7 @@
  */
 import type { Step } from "../../../../model/task/schema.ts";
 import { StepProgram, type CallOutcome } from "../step-program.ts";
-import type { ReplyBlock, ToolResult } from "./anthropic.ts";
+import type { ReplyBlock, ToolResult } from "./protocol.ts";
 import { CLAUDE_CODE_TOOLS, type ProductCall } from "./claude-code-tools.ts";
 
 /** How a product's tools carry gatebench's steps, and how its tool results read (one per product). */

@@ -36,3 +36,25 @@ export interface WireProtocol {
   /** An error body as the API sends one. */
   error(type: "not_found" | "invalid_request" | "server_error", message: string): unknown;
 }
+
+/** One server-sent event whose data is a JSON object carrying its own type (both APIs stream so). */
+export const sseEvent = (type: string, data: Record<string, unknown>): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+
+/**
+ * Server-sent events read back, in order: each event's name and its JSON data. Used to check the
+ * framing; throws on an event without a name or data, or whose data names another type.
+ */
+export function readSseEvents(sse: string): { name: string; data: Record<string, any> }[] {
+  const out: { name: string; data: Record<string, any> }[] = [];
+  for (const chunk of sse.split("\n\n")) {
+    if (!chunk.trim()) continue;
+    const lines = chunk.split("\n");
+    const name = lines.find((l) => l.startsWith("event: "))?.slice(7);
+    const data = lines.find((l) => l.startsWith("data: "))?.slice(6);
+    if (!name || data === undefined) throw new Error(`malformed event: ${JSON.stringify(chunk)}`);
+    const d = JSON.parse(data) as Record<string, any>;
+    if (d.type !== name) throw new Error(`event ${name} carries type ${d.type}`);
+    out.push({ name, data: d });
+  }
+  return out;
+}

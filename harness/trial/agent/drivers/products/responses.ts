@@ -9,8 +9,8 @@
  * `function_call_output` / `custom_tool_call_output` items with the same `call_id`.
  */
 import { z } from "zod";
-import type { ReplyBlock, ToolResult } from "./anthropic.ts";
-import type { WireProtocol } from "./protocol.ts";
+import type { ReplyBlock, ToolResult } from "./protocol.ts";
+import { readSseEvents, sseEvent as event, type WireProtocol } from "./protocol.ts";
 
 const Item = z.object({ type: z.string().optional() }).passthrough();
 
@@ -99,8 +99,6 @@ export function outputItem(block: ReplyBlock, index: number, replyId: string, cu
   return { type: "function_call", id: `fc_${block.id}`, call_id: block.id, name: block.name, arguments: JSON.stringify(block.input), status: "completed" };
 }
 
-const event = (type: string, data: Record<string, unknown>): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-
 const usageOf = (u: ResponsesReply["usage"]) => ({
   input_tokens: u.input_tokens,
   input_tokens_details: { cached_tokens: 0 },
@@ -149,14 +147,7 @@ export function parseResponseEvents(sse: string): { items: Record<string, any>[]
   const done: Record<string, any>[] = [];
   let completed: Record<string, any> | undefined;
   let created = false;
-  for (const chunk of sse.split("\n\n")) {
-    if (!chunk.trim()) continue;
-    const lines = chunk.split("\n");
-    const name = lines.find((l) => l.startsWith("event: "))?.slice(7);
-    const data = lines.find((l) => l.startsWith("data: "))?.slice(6);
-    if (!name || data === undefined) throw new Error(`malformed event: ${JSON.stringify(chunk)}`);
-    const d = JSON.parse(data) as Record<string, any>;
-    if (d.type !== name) throw new Error(`event ${name} carries type ${d.type}`);
+  for (const { name, data: d } of readSseEvents(sse)) {
     if (completed) throw new Error(`event after response.completed: ${name}`);
     if (name === "response.created") created = true;
     else if (!created) throw new Error(`${name} before response.created`);
