@@ -20,7 +20,7 @@ import { parseYaml } from "../../../kernel/yaml.ts";
 import { SchemaError } from "../../../kernel/schema-errors.ts";
 import { checkToolCall } from "../../model/task/schema.ts";
 import { TOOL_PERMISSIONS } from "../../../kernel/tools.ts";
-import { decideCall, envWith, gateOnWorld, openWorld, rememberingEnv, type CallDecision, type Verdict, type WorldChoice } from "./decide.ts";
+import { decideCall, envWith, gateOnWorld, type GateOnWorld, openWorld, rememberingEnv, type CallDecision, type Verdict, type WorldChoice } from "./decide.ts";
 import type { WorldSource } from "./world-spec.ts";
 import { shareWorld, type SharedWorld } from "./world-index.ts";
 
@@ -275,10 +275,47 @@ export interface DecideOptions {
 }
 
 /**
+ * Worlds set up and decided together: a configuration's entries on them are decided side by side,
+ * so one world's waits on its sandbox (a lookup the listing cannot answer, a dry run) overlap
+ * another's decisions. Bounded, as each world is a sandbox with its helpers.
+ */
+export const WORLDS_AT_ONCE = 4;
+
+/** A world opened for deciding: its entries, its remembering view and what closes it. */
+interface DecidingWorld {
+  key: string;
+  group: CorpusEntry[];
+  open: Awaited<ReturnType<typeof openWorld>>;
+  shared: SharedWorld | undefined;
+  env: ReturnType<typeof rememberingEnv>;
+}
+
+async function openDecidingWorld(key: string, group: CorpusEntry[], base: WorldChoice, cores: number, opts: DecideOptions): Promise<DecidingWorld> {
+  const open = await openWorld(key ? { task: key, tasksDirs: base.tasksDirs } : base);
+  try {
+    const shared = opts.sharedWorld === false ? undefined : await shareWorld(open.world);
+    const env = rememberingEnv(shared?.env ?? open.world.env, cores);
+    // The world's helper answers its first question slower than the rest: part of setting the world up, not of a decision.
+    await open.world.env.lstat(open.world.env.cwd).catch(() => null);
+    return { key, group, open, shared, env };
+  } catch (e) {
+    await open.close();
+    throw e;
+  }
+}
+
+async function closeDecidingWorld(w: DecidingWorld): Promise<void> {
+  w.shared?.close();
+  await w.open.close();
+}
+
+/**
  * Decide every entry under every gate, one world per task (built once, shared by all gates, its
  * lookups answered from one listing of it, its dry runs run in one read-only sandbox kept for it
- * (world-index.ts), its lookups and one-shot gate processes remembered). Nothing is run. A configuration's entries of one
- * world are decided `decisionsInFlight` at a time, gate processes at most `cores` at a time.
+ * (world-index.ts), its lookups and one-shot gate processes remembered). Nothing is run. Worlds
+ * are set up WORLDS_AT_ONCE at a time; a configuration's entries on them are decided
+ * `decisionsInFlight` at a time (one by one, in order, where a layer or a project gate on any of
+ * them may keep state), gate processes at most `cores` at a time on each world.
  */
 export async function decideEntries(
   gates: readonly GateConfig[],
@@ -295,34 +332,36 @@ export async function decideEntries(
   const decided = new Map<string, { entry: CorpusEntry; d: CallDecision }[]>(gates.map((g) => [g.name, []]));
   const decidingMs = new Map<string, number>(gates.map((g) => [g.name, 0]));
   const worlds: CorpusReport["worlds"] = [];
+  const keys = [...groups.keys()];
   let warm = false;
-  for (const [key, group] of groups) {
-    const open = await openWorld(key ? { task: key, tasksDirs: base.tasksDirs } : base);
-    let shared: SharedWorld | undefined;
+  for (let b = 0; b < keys.length; b += WORLDS_AT_ONCE) {
+    const opened: DecidingWorld[] = [];
     try {
-      worlds.push({ key: key || "(no task)", source: open.source, entries: group.length });
-      shared = opts.sharedWorld === false ? undefined : await shareWorld(open.world);
-      const env = rememberingEnv(shared?.env ?? open.world.env, cores);
-      // The world's helper answers its first question slower than the rest: part of setting the world up, not of a decision.
-      await open.world.env.lstat(open.world.env.cwd).catch(() => null);
+      const batch = keys.slice(b, b + WORLDS_AT_ONCE);
+      const settled = await Promise.allSettled(batch.map((key) => openDecidingWorld(key, groups.get(key)!, base, cores, opts)));
+      for (const s of settled) if (s.status === "fulfilled") opened.push(s.value);
+      const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+      if (failed) throw failed.reason;
+      for (const w of opened) worlds.push({ key: w.key || "(no task)", source: w.open.source, entries: w.group.length });
       for (const config of gates) {
-        const g = await gateOnWorld(config, env);
+        const onWorlds: GateOnWorld[] = [];
+        for (const w of opened) onWorlds.push(await gateOnWorld(config, w.env));
         // One untimed decision per gate first: one-time loading (the bash grammar) is not a decision's cost.
-        if (!warm) await decideCall(g, { id: "warm-up", tool: "bash", args: { command: "true" }, permission: "Execute" }, env);
+        if (!warm) await decideCall(onWorlds[0]!, { id: "warm-up", tool: "bash", args: { command: "true" }, permission: "Execute" }, opened[0]!.env);
+        const inFlight = Math.min(...onWorlds.map((g) => decisionsInFlight(config, g.layers.length - config.layers.length, cores)));
+        const items = opened.flatMap((w, i) => w.group.map((entry) => ({ entry, g: onWorlds[i]!, env: w.env })));
         const t0 = performance.now();
-        const inFlight = decisionsInFlight(config, g.layers.length - config.layers.length, cores);
-        const ds = await mapLimited(group, inFlight, (entry) => {
+        const ds = await mapLimited(items, inFlight, ({ entry, g, env }) => {
           const permission = TOOL_PERMISSIONS[entry.call.tool];
           const call: ProposedCall = { id: "corpus", tool: entry.call.tool, args: structuredClone(entry.call.args), ...(permission ? { permission } : {}) };
           return decideCall(g, call, envWith(env, { cwd: entry.cwd, home: entry.home }));
         });
         decidingMs.set(config.name, decidingMs.get(config.name)! + (performance.now() - t0));
-        decided.get(config.name)!.push(...group.map((entry, i) => ({ entry, d: ds[i]! })));
+        decided.get(config.name)!.push(...items.map(({ entry }, i) => ({ entry, d: ds[i]! })));
       }
       warm = true;
     } finally {
-      shared?.close();
-      await open.close();
+      await Promise.all(opened.map(closeDecidingWorld));
     }
   }
   return { decided, worlds, deciding_ms: decidingMs };
