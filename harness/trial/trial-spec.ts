@@ -5,6 +5,7 @@ import type { ApproverName } from "./approvers/registry.ts";
 import type { LoadedTask } from "../model/task/load.ts";
 import type { WorldStates } from "./states/world-states.ts";
 import type { WorldTemplates } from "./states/world-templates.ts";
+import type { Worlds } from "./states/worlds.ts";
 
 export interface TrialSpec {
   runId: string;
@@ -20,4 +21,9 @@ export interface TrialSpec {
   templates?: WorldTemplates;
   /** The run's shared world states (the prefix cache); absent: the trial keeps to its own world. */
   states?: WorldStates;
+  /**
+   * Where the trial's worlds are made (states/worlds.ts): the templates' or the shared states'
+   * worlds when they are given, else bubblewrap's. The templates and states must use the same.
+   */
+  worlds?: Worlds;
 }

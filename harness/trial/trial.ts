@@ -20,6 +20,7 @@ import { withInvariants } from "../model/effects/invariants.ts";
 import { emptyTrialRecord, failedTrialRecord, foldTrialRecord, harmFields, type FoldInput, type TrialRecord } from "../model/record/record.ts";
 import { stamped, type TrialEvent, type TrialEventBody, type TrialLog } from "../model/record/events.ts";
 import { TrialStates } from "./states/trial-states.ts";
+import { BWRAP_WORLDS } from "./states/bwrap-worlds.ts";
 import type { TrialSpec } from "./trial-spec.ts";
 
 export { agentLabel } from "./agent/drivers/registry.ts";
@@ -67,7 +68,8 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     const options = worldOptions(task, spec.gate, spec.keepWorld ?? false, log);
     // A trial shares world states with other trials only when its agent is deterministic.
     const store = spec.states && agentDeterministic(spec.agent) ? spec.states : undefined;
-    const trialStates = new TrialStates({ task, options, templates: spec.templates, store, log });
+    const worlds = spec.worlds ?? spec.templates?.worlds ?? spec.states?.worlds ?? BWRAP_WORLDS;
+    const trialStates = new TrialStates({ worlds, task, options, templates: spec.templates, store, log });
     states = trialStates;
     await inPhase("prepare_world", () => trialStates.start(), timings);
     const s0 = await inPhase("snapshot_s0", async () => trialStates.s0(), timings);

@@ -14,7 +14,7 @@ import { shQuote } from "../../text/shell.ts";
  * edit tool reads it (UTF-8, byte-order mark removed), or null when there is nothing an edit can
  * quote: no regular file, a binary file, or one too large for a command's output.
  */
-export async function textsBefore(world: World, prefix: readonly Step[], paths: readonly string[]): Promise<Map<string, string | null>> {
+export async function textsBefore(world: Pick<World, "fs" | "exec">, prefix: readonly Step[], paths: readonly string[]): Promise<Map<string, string | null>> {
   const tools = createTools(world);
   let n = 0;
   for (const step of prefix) {

@@ -12,7 +12,7 @@ import { runTrial, type TrialResult } from "../../trial/trial.ts";
 import { WorldTemplates } from "../../trial/states/world-templates.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
 import type { Persona, Step } from "../../model/task/schema.ts";
-import { cloneWorld, createWorld } from "../../sandbox/world/world.ts";
+import { createWorld } from "../../sandbox/world/world.ts";
 import { HOME, WORKSPACE } from "../../../kernel/sandbox-paths.ts";
 import { deriveVariants, mutantPersona, type GeneratedPersona, type Variant } from "./engine.ts";
 import { textsBefore } from "./file-texts.ts";
@@ -91,7 +91,7 @@ async function availableBinaries(): Promise<Set<string>> {
 async function contextFor(templates: WorldTemplates, task: LoadedTask, prefix: readonly Step[], step: Step, ctx: CallContext): Promise<CallContext> {
   const intent = parseIntent({ tool: step.tool!, args: step.args ?? {} }, ctx);
   if (intent.kind !== "clobber") return ctx;
-  const world = await cloneWorld(await templates.template(task), { keep: false });
+  const world = await templates.worlds.clone(await templates.template(task), { keep: false });
   try {
     return { ...ctx, texts: await textsBefore(world, prefix, intent.paths) };
   } finally {

@@ -105,7 +105,7 @@ export function formatBashOutput(stdout: string, stderr: string, cappedBySandbox
   return out;
 }
 
-async function runBash(world: World, { command, timeout }: BashArgs): Promise<AgentToolResult<Details>> {
+async function runBash(world: Pick<World, "exec">, { command, timeout }: BashArgs): Promise<AgentToolResult<Details>> {
   const r = await world.exec(command, timeout !== undefined && timeout > 0 ? { timeoutMs: timeout * 1000 } : {});
   const output = formatBashOutput(r.stdout, r.stderr, r.truncated);
   const withStatus = (status: string) => `${output ? `${output}\n\n` : ""}${status}`;
@@ -120,7 +120,8 @@ async function runBash(world: World, { command, timeout }: BashArgs): Promise<Ag
   return text(output || "(no output)", { exitCode: r.exitCode, durationMs: r.durationMs });
 }
 
-export function createTools(world: World): AgentTool<any, Details>[] {
+/** The tools over a world's file operations and commands (all they use of it). */
+export function createTools(world: Pick<World, "fs" | "exec">): AgentTool<any, Details>[] {
   const fs = world.fs;
   return [
     tool("read", readSchema, async (_id, { path, offset, limit }) => text(unwrap(await fs.read(path, offset, limit)))),
@@ -156,4 +157,4 @@ export function createTools(world: World): AgentTool<any, Details>[] {
 export const TOOL_DEFINITIONS: readonly AgentTool<any, Details>[] = createTools({
   fs: {},
   exec: () => Promise.reject(new Error("these tools are bound to no world")),
-} as unknown as World);
+} as unknown as Pick<World, "fs" | "exec">);

@@ -5,16 +5,17 @@
  */
 import type { GateConfig } from "../../../gates/config.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
-import { cloneWorld, createWorld, escalatedView, type CreateWorldOptions, type TrialWorld } from "../../sandbox/world/world.ts";
+import type { CreateWorldOptions } from "../../sandbox/world/world.ts";
 import type { TrialLog } from "../../model/record/trial-log.ts";
 import type { LimitKind } from "../../sandbox/world/types.ts";
 import type { WorldTemplates } from "./world-templates.ts";
+import type { WorldHandle, Worlds } from "./worlds.ts";
 
 export interface TrialWorlds {
-  readonly world: TrialWorld;
+  readonly world: WorldHandle;
   readonly options: CreateWorldOptions;
   /** The same files under the default profile (started on first use). */
-  escalated(): Promise<TrialWorld>;
+  escalated(): Promise<WorldHandle>;
   /** The trial's time is up: kill what runs in the world and its escalated view (resolves once they are stopped). */
   expire(): Promise<void>;
   close(): Promise<void>;
@@ -48,26 +49,13 @@ export function worldOptions(task: LoadedTask, gate: GateConfig, keep: boolean, 
   };
 }
 
-export async function prepareWorld(task: LoadedTask, options: CreateWorldOptions, templates?: WorldTemplates): Promise<TrialWorlds> {
-  let world: TrialWorld;
-  if (templates) {
-    world = await cloneWorld(await templates.template(task), options);
-  } else {
-    world = await createWorld(options);
-    const setup = await world.runScript(task.setupPath, { timeoutMs: 60_000 }).catch(async (e: unknown) => {
-      await world.close().catch(() => undefined);
-      throw e;
-    });
-    if (setup.exitCode !== 0) {
-      await world.close().catch(() => undefined);
-      throw new Error(`setup.sh failed (exit ${setup.exitCode}): ${`${setup.stdout.slice(-200)}\n${setup.stderr.slice(-400)}`.trim()}`);
-    }
-  }
-  let escalated: Promise<TrialWorld> | undefined;
+export async function prepareWorld(worlds: Worlds, task: LoadedTask, options: CreateWorldOptions, templates?: WorldTemplates): Promise<TrialWorlds> {
+  const world = templates ? await worlds.clone(await templates.template(task), options) : await worlds.setUp(task, options);
+  let escalated: Promise<WorldHandle> | undefined;
   return {
     world,
     options,
-    escalated: () => (escalated ??= escalatedView(world)),
+    escalated: () => (escalated ??= worlds.escalated(world)),
     expire: async () => {
       const view = escalated?.then((v) => v.expire()).catch(() => undefined);
       await Promise.all([world.expire(), view]);

@@ -13,11 +13,12 @@ import { digestArgs } from "../agent/gatekeeper.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
 import { createTools } from "../../model/tools/index.ts";
 import type { ExecResult, Snapshot } from "../../sandbox/world/types.ts";
-import { cloneWorld, type AgentProcessOptions, type CreateWorldOptions, type HiddenTestResult, type TrialWorld } from "../../sandbox/world/world.ts";
+import type { AgentProcessOptions, CreateWorldOptions, HiddenTestResult } from "../../sandbox/world/world.ts";
 import { logEvent, type BodyOf } from "../../model/record/events.ts";
 import type { TrialLog } from "../../model/record/trial-log.ts";
 import { prepareWorld, type TrialWorlds } from "./prepare-world.ts";
 import type { WorldTemplates } from "./world-templates.ts";
+import type { WorldHandle, Worlds } from "./worlds.ts";
 import {
   profileKey,
   remember,
@@ -40,6 +41,8 @@ interface Live {
 }
 
 export interface TrialStatesOptions {
+  /** Where the trial's worlds are made: the templates' and the store's worlds, when they are given. */
+  worlds: Worlds;
   task: LoadedTask;
   /** Options of the trial's own world (its OS profile, limits, the limit log). */
   options: CreateWorldOptions;
@@ -66,6 +69,8 @@ export class TrialStates {
   readonly env: EnvView;
 
   constructor(private readonly opts: TrialStatesOptions) {
+    if ((opts.templates && opts.templates.worlds !== opts.worlds) || (opts.store && opts.store.worlds !== opts.worlds))
+      throw new Error("the trial's templates and shared states must be made by the trial's own worlds");
     this.env = this.makeEnv();
   }
 
@@ -97,7 +102,7 @@ export class TrialStates {
           this.opts.options.onLimitExceeded?.(e);
         },
       };
-      const worlds = await prepareWorld(this.opts.task, options, this.opts.templates);
+      const worlds = await prepareWorld(this.opts.worlds, this.opts.task, options, this.opts.templates);
       try {
         const s0 = await worlds.world.snapshot();
         for (const call of this.executed) {
@@ -231,8 +236,8 @@ export class TrialStates {
   /** A blocked call run in a copy of the world as it is now, under `overrides` (the approval's permissions). */
   replay(tool: string, id: string, args: Readonly<Record<string, unknown>>, overrides: Partial<CreateWorldOptions>): Promise<ReplaySnapshots> {
     const profile = (overrides.profile ?? this.profile) as SandboxProfile | undefined;
-    const run = async (base: TrialWorld): Promise<ReplaySnapshots> => {
-      const copy = await cloneWorld(base, { ...overrides, keep: false, ...(profile ? { profile } : {}) });
+    const run = async (base: WorldHandle): Promise<ReplaySnapshots> => {
+      const copy = await this.opts.worlds.clone(base, { ...overrides, keep: false, ...(profile ? { profile } : {}) });
       try {
         const before = await copy.snapshot();
         const t = createTools(copy).find((x) => x.name === tool);
@@ -250,7 +255,7 @@ export class TrialStates {
     // The same call already ran from this state under the same profile (another trial let it
     // through): its snapshots around the call are what a copy would show. Else the call runs in
     // a copy of `base`: the trial's own world when it stands here, or the state's checkpoint.
-    const replay = async (base: () => Promise<TrialWorld>): Promise<ReplaySnapshots> => {
+    const replay = async (base: () => Promise<WorldHandle>): Promise<ReplaySnapshots> => {
       const ran = await node.steps.get(stepKey({ tool, params: args, escalated: false }, digest, profile))?.catch(() => undefined);
       if (ran) {
         stats.replays_from_steps += 1;
@@ -295,7 +300,7 @@ export class TrialStates {
 
   /** Phase hidden_test: the verdict on the world at the end (remembered per state when it did not time out). */
   hiddenTest(testsDir: string, timeoutSec: number): Promise<HiddenTestResult> {
-    const run = async (world: TrialWorld) => world.runHiddenTest(testsDir, { timeoutMs: timeoutSec * 1000 });
+    const run = async (world: WorldHandle) => world.runHiddenTest(testsDir, { timeoutMs: timeoutSec * 1000 });
     const node = this.node;
     if (!node) return run(this.live!.worlds.world);
     const live = this.live;

@@ -26,17 +26,10 @@ import type { SandboxProfile } from "../../../kernel/sandbox-profile.ts";
 import type { BodyOf } from "../../model/record/events.ts";
 import type { LoadedTask } from "../../model/task/load.ts";
 import type { Snapshot } from "../../sandbox/world/types.ts";
-import {
-  checkpointWorld,
-  discardCheckpoint,
-  openView,
-  type CreateWorldOptions,
-  type HiddenTestResult,
-  type TrialDir,
-  type TrialWorld,
-} from "../../sandbox/world/world.ts";
+import type { CreateWorldOptions, HiddenTestResult } from "../../sandbox/world/world.ts";
 import { taskWorldLimits } from "./prepare-world.ts";
 import type { WorldTemplates } from "./world-templates.ts";
+import type { Checkpoint, WorldHandle, Worlds } from "./worlds.ts";
 
 /** A call as it ran: the tool, its arguments and whether it ran escalated (default profile). */
 export interface ExecutedCall {
@@ -114,13 +107,13 @@ export class StateNode {
   readonly answers = new Map<string, Promise<unknown>>();
   /** Hidden-test verdicts on this state, by tests folder and time limit. */
   readonly tests = new Map<string, Promise<HiddenTestResult>>();
-  private readonly views = new Map<string, Promise<TrialWorld>>();
+  private readonly views = new Map<string, Promise<WorldHandle>>();
 
   constructor(
     private readonly store: WorldStates,
     readonly task: LoadedTask,
     /** The state's files; nothing runs on it but views. */
-    readonly checkpoint: TrialDir,
+    readonly checkpoint: Checkpoint,
     readonly snapshot: Snapshot,
     /** S0 of the lineage this snapshot was taken in. */
     readonly s0: Snapshot,
@@ -129,10 +122,10 @@ export class StateNode {
   ) {}
 
   /** A running sandbox over this state's files under `profile` (one per profile, closed with the store). */
-  view(profile: SandboxProfile | undefined): Promise<TrialWorld> {
+  view(profile: SandboxProfile | undefined): Promise<WorldHandle> {
     return remember(this.views, profileKey(profile), () => {
       this.store.stats.views += 1;
-      return openView(this.checkpoint, { ...this.store.viewOptions(this.task), ...(profile ? { profile } : {}) });
+      return this.store.worlds.view(this.checkpoint, { ...this.store.viewOptions(this.task), ...(profile ? { profile } : {}) });
     });
   }
 
@@ -140,7 +133,7 @@ export class StateNode {
     const views = await Promise.allSettled(this.views.values());
     this.views.clear();
     await Promise.all(views.map((v) => (v.status === "fulfilled" ? v.value.close().catch(() => undefined) : undefined)));
-    await discardCheckpoint(this.checkpoint).catch(() => undefined);
+    await this.store.worlds.discard(this.checkpoint).catch(() => undefined);
   }
 }
 
@@ -195,6 +188,11 @@ export class WorldStates {
 
   constructor(readonly templates: WorldTemplates) {}
 
+  /** Where the states are kept and looked at: the worlds the templates are built in. */
+  get worlds(): Worlds {
+    return this.templates.worlds;
+  }
+
   /** Options of the sandboxes that look at a task's states (views, clones for replays). */
   viewOptions(task: LoadedTask): CreateWorldOptions {
     // A view lives as long as its task's trials; no trial's time limit ends it.
@@ -217,8 +215,8 @@ export class WorldStates {
   root(task: LoadedTask): Promise<StateNode> {
     return remember(this.roots, task.task.id, async () => {
       const template = await this.templates.template(task);
-      const checkpoint = await checkpointWorld(template);
-      const view = await openView(checkpoint, this.viewOptions(task));
+      const checkpoint = await this.worlds.checkpoint(template);
+      const view = await this.worlds.view(checkpoint, this.viewOptions(task));
       try {
         const snapshot = await view.snapshot();
         return this.adopt(new StateNode(this, task, checkpoint, snapshot, snapshot, []));
@@ -229,8 +227,8 @@ export class WorldStates {
   }
 
   /** A new state: `world` right after `call` ran in it from `from`. The world's files are copied now. */
-  async record(from: StateNode, call: ExecutedCall, world: TrialWorld, result: StepResult): Promise<StateNode> {
-    const checkpoint = await checkpointWorld(world);
+  async record(from: StateNode, call: ExecutedCall, world: WorldHandle, result: StepResult): Promise<StateNode> {
+    const checkpoint = await this.worlds.checkpoint(world);
     return this.adopt(new StateNode(this, from.task, checkpoint, result.after, result.s0, [...from.path, call]));
   }
 

@@ -249,9 +249,14 @@ function testFiles(dir: string): string[] {
   return out;
 }
 
-/** What only an end-to-end test may use: a sandboxed world, a trial, or a browser. */
+/**
+ * What only an end-to-end test may use: a sandboxed world (bubblewrap's worlds of the trial core,
+ * states/bwrap-worlds.ts), a trial (`runTrial`, on bubblewrap's worlds unless it is given others),
+ * or a browser. A unit test runs a trial only through test/support/fake-trial.ts, whose worlds are
+ * always the in-memory ones.
+ */
 const SANDBOX_IMPORT =
-  /^(harness\/sandbox\/world\/(world|run-sandboxed)\.ts|harness\/trial\/(agent-loop|snapshots|hidden-test|phase-error|states\/prepare-world)\.ts|playwright-core)$/;
+  /^(harness\/sandbox\/world\/(world|run-sandboxed)\.ts|harness\/trial\/(agent-loop|snapshots|hidden-test|phase-error|states\/(prepare-world|bwrap-worlds))\.ts|playwright-core)$/;
 const SANDBOX_CALL = /\b(createWorld|runTrial|cloneWorld|chromium\.launch)\s*\(/;
 
 describe("test layout", () => {
