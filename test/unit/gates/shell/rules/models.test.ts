@@ -182,6 +182,8 @@ describe("options a single-command program's rule does not model are named", () 
     ["find . -fls0 x", "find: primary `-fls0` is not modelled"],
     ["find -files0-from list -delete", "find: primary `-files0-from` is not modelled"],
     ["find . --frob", "find: option `--frob` is not modelled"],
+    ["find . -exec rm -f {} ; -fls0 x", "find: primary `-fls0` is not modelled"],
+    ["find . -fprintf out %p -fls0 x", "find: primary `-fls0` is not modelled"],
   ])("%s", (line, reason) => {
     expect(check(line)).toBe(reason);
   });
@@ -219,6 +221,7 @@ describe("options a single-command program's rule does not model are named", () 
     "find . -exec grep -q --frob {} ; -print",
     "find . -name x -execdir rm -f {} +",
     "find -D tree -O3 . -print",
+    "find . -fprintf out -%p -mtime -3 -print",
   ])("%s is within the model", (line) => {
     expect(check(line)).toBeNull();
   });
