@@ -7,8 +7,8 @@
 import type { EnvView } from "../types.ts";
 import { parseWith, loadBashParser, type ParsedScript, type Redirect, type SimpleCommand, type Step } from "./parse.ts";
 import { cloneState, expandSingle, expandWord, globPaths, initialState, toAbsolute, type Arg, type ShellState } from "./expand.ts";
-import { COMMAND_MODELS, COMMAND_RULES } from "./rules/index.ts";
-import { unmodelled } from "./rules/models.ts";
+import { COMMAND_MODELS, COMMAND_OPTIONS, COMMAND_RULES } from "./rules/index.ts";
+import { unmodelled, unmodelledOption } from "./rules/models.ts";
 import { runScriptFile } from "./rules/shells.ts";
 import { commandName, unversioned, type Effect, type Output, type RuleContext } from "./rules/types.ts";
 import { unknownProgram } from "./rules/unknown.ts";
@@ -374,6 +374,10 @@ class AnalysisRun {
     const model = COMMAND_MODELS.get(name) ?? (base !== null ? COMMAND_MODELS.get(base) : undefined);
     const outside = model ? unmodelled(base !== null && !COMMAND_MODELS.has(name) ? base : name, model, argv.slice(1)) : null;
     if (outside !== null) this.unknown(outside);
+    // ... and an option a single-command program's rule does not model.
+    const options = COMMAND_OPTIONS.get(name) ?? (base !== null ? COMMAND_OPTIONS.get(base) : undefined);
+    const unknownOption = options ? unmodelledOption(base !== null && !COMMAND_OPTIONS.has(name) ? base : name, options, argv.slice(1)) : null;
+    if (unknownOption !== null) this.unknown(unknownOption);
     if (rule) await rule(argv.slice(1), ctx);
     else if (head.text.includes("/")) await runScriptFile(head.text, argv.slice(1), ctx);
     else if (!this.functions.has(name)) await unknownProgram(argv.slice(1), ctx);

@@ -281,8 +281,104 @@ const CARGO_SUBCOMMANDS = ["build", "b", "check", "c", "test", "t", "bench", "ru
 const GO_SUBCOMMANDS = ["build", "test", "run", "vet", "fmt", "mod", "get", "install", "list", "env", "version", "doc", "generate", "clean", "help", "work", "tool"];
 // biome-ignore format: packed word lists
 const PIP_SUBCOMMANDS = ["install", "download", "uninstall", "freeze", "inspect", "list", "show", "check", "config", "search", "cache", "index", "wheel", "hash", "completion", "debug", "help"];
-/** What the build-tool rules model: cargo's, go's and pip's subcommands (with go mod's and pip cache's actions). */
+// biome-ignore format: packed word lists
+const UV_SUBCOMMANDS = ["run", "init", "add", "remove", "version", "sync", "lock", "export", "tree", "tool", "python", "pip", "venv", "build", "cache", "help"];
+// biome-ignore format: packed word lists
+const POETRY_SUBCOMMANDS = ["about", "add", "build", "check", "config", "debug", "env", "export", "help", "init", "install", "list", "lock", "new", "remove", "run", "search", "shell", "show", "source", "sync", "update", "version", "cache", "python"];
+// biome-ignore format: packed word lists
+const DOTNET_SUBCOMMANDS = ["new", "restore", "build", "publish", "run", "test", "pack", "clean", "format", "sln", "add", "remove", "list", "help", "msbuild", "watch", "tool", "nuget", "sdk", "workload"];
+// biome-ignore format: packed word lists
+const NIX_SUBCOMMANDS = ["build", "develop", "shell", "flake", "search", "eval", "log", "path-info", "why-depends", "hash", "help", "store", "profile", "registry", "config", "derivation", "nar", "print-dev-env", "show-config", "doctor", "help-stores"];
+// biome-ignore format: packed word lists
+const PIPENV_SUBCOMMANDS = ["install", "uninstall", "lock", "sync", "update", "upgrade", "run", "shell", "graph", "check", "requirements", "scripts", "verify"];
+// biome-ignore format: packed word lists
+const PDM_SUBCOMMANDS = ["add", "remove", "install", "sync", "update", "lock", "list", "show", "info", "init", "new", "run", "build", "search", "outdated", "venv", "config", "export", "import", "use", "completion", "python"];
+// biome-ignore format: packed word lists
+const HATCH_SUBCOMMANDS = ["new", "build", "config", "dep", "env", "project", "python", "run", "shell", "status", "test", "version"];
+// biome-ignore format: packed word lists
+const CONDA_SUBCOMMANDS = ["create", "install", "update", "upgrade", "list", "info", "search", "activate", "deactivate", "config", "env", "run", "package", "compare", "doctor", "notices"];
+// biome-ignore format: packed word lists
+const BUNDLE_SUBCOMMANDS = ["install", "update", "exec", "config", "check", "list", "show", "outdated", "add", "remove", "lock", "init", "gem", "info", "binstubs", "cache", "package", "console", "doctor", "platform", "version", "help", "viz"];
+// biome-ignore format: packed word lists
+const BAZEL_SUBCOMMANDS = ["build", "test", "run", "query", "cquery", "aquery", "clean", "info", "version", "help", "fetch", "sync", "coverage", "mod", "shutdown", "dump", "analyze-profile", "config", "canonicalize-flags", "print_action", "license"];
+const CONDA_MODEL = {
+  subcommands: CONDA_SUBCOMMANDS,
+  actions: { env: ["list", "create", "export", "update", "config"] },
+  valueOptions: ["-n", "--name", "-p", "--prefix"],
+};
+const BAZEL_MODEL = { subcommands: BAZEL_SUBCOMMANDS, valueOptions: ["--output_base", "--output_user_root", "--bazelrc"] };
+
+/**
+ * What the build-tool rules model: the subcommands of cargo, go, pip, uv, poetry, dotnet, nix,
+ * pipenv, pdm, hatch, conda (mamba, micromamba), bundle and bazel, with second-level actions
+ * where a subcommand has some that delete or publish. Left out on purpose (asked about): package
+ * publishing (`publish`, `nuget push`), self-updates (`uv self`, `poetry self`), removals of
+ * environments, tools and caches the rule does not model (`poetry env remove`, `uv tool
+ * uninstall`, `conda remove`, `conda clean`, `hatch clean`, `bundle clean`, `nix store gc`,
+ * `nix profile remove`, `dotnet nuget locals`), formatters the rule does not model (`uv format`,
+ * `hatch fmt`, `nix fmt`), and programs run from elsewhere (`nix run`, `dotnet tool run`).
+ */
 export const BUILD_TOOL_MODELS: ModelTable = [
+  [
+    "uv",
+    {
+      subcommands: UV_SUBCOMMANDS,
+      actions: {
+        tool: ["run", "list", "dir", "install", "upgrade"],
+        python: ["list", "install", "find", "pin", "dir"],
+        pip: ["compile", "sync", "install", "uninstall", "freeze", "list", "show", "tree", "check"],
+        cache: ["clean", "prune", "dir"],
+      },
+      valueOptions: ["--directory", "--project", "--cache-dir", "--config-file", "--python", "-p", "--color", "--allow-insecure-host"],
+    },
+  ],
+  [
+    "poetry",
+    {
+      subcommands: POETRY_SUBCOMMANDS,
+      actions: {
+        env: ["info", "list", "use", "activate"],
+        cache: ["list", "clear"],
+        source: ["add", "show", "remove"],
+        debug: ["info", "resolve"],
+        python: ["list", "install", "find"],
+      },
+      valueOptions: ["-C", "--directory", "-P", "--project"],
+    },
+  ],
+  [
+    "dotnet",
+    {
+      subcommands: DOTNET_SUBCOMMANDS,
+      actions: { tool: ["install", "list", "update", "restore", "search"], nuget: ["why", "verify"], sdk: ["check"], workload: ["list", "search"] },
+    },
+  ],
+  [
+    "nix",
+    {
+      subcommands: NIX_SUBCOMMANDS,
+      actions: {
+        flake: ["show", "metadata", "info", "lock", "update", "init", "new", "check", "prefetch", "archive"],
+        store: ["ls", "cat", "diff-closures", "verify", "ping", "info", "path-from-hash-part", "dump-path"],
+        profile: ["list", "history", "diff-closures"],
+        registry: ["list", "resolve"],
+        config: ["show", "check"],
+        derivation: ["show"],
+        nar: ["ls", "cat", "dump-path"],
+        hash: ["path", "file", "to-base16", "to-base32", "to-base64", "to-sri", "convert"],
+      },
+      valueOptions: ["--extra-experimental-features", "--experimental-features", "--store", "--log-format"],
+    },
+  ],
+  ["pipenv", { subcommands: PIPENV_SUBCOMMANDS, valueOptions: ["--python"] }],
+  ["pdm", { subcommands: PDM_SUBCOMMANDS, valueOptions: ["-p", "--project"] }],
+  ["hatch", { subcommands: HATCH_SUBCOMMANDS, actions: { env: ["create", "find", "run", "show"] }, valueOptions: ["-e", "--env", "-p", "--project"] }],
+  ["conda", CONDA_MODEL],
+  ["mamba", CONDA_MODEL],
+  ["micromamba", CONDA_MODEL],
+  ["bundle", { subcommands: BUNDLE_SUBCOMMANDS }],
+  ["bazel", BAZEL_MODEL],
+  ["bazelisk", BAZEL_MODEL],
   ["cargo", { subcommands: CARGO_SUBCOMMANDS, valueOptions: ["-Z", "--config", "-C"] }],
   ["go", { subcommands: GO_SUBCOMMANDS, actions: { mod: ["download", "tidy", "verify", "why", "graph", "init", "edit", "vendor"] } }],
   ["pip", { subcommands: PIP_SUBCOMMANDS, actions: { cache: ["dir", "info", "list", "purge", "remove"] } }],

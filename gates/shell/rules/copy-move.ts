@@ -10,6 +10,7 @@ import { posix } from "node:path";
 import { toAbsolute, type Arg } from "../expand.ts";
 import { listArchive, planRsync, RSYNC_VALUE_OPTIONS, rsyncDeletes } from "../dry-run.ts";
 import { hasAny, splitArgs } from "../options.ts";
+import type { OptionTable } from "./models.ts";
 import { outputFile } from "./output-files.ts";
 import { lit, type Rule, type RuleContext, type RuleTable } from "./types.ts";
 
@@ -52,6 +53,8 @@ function copyLike(kind: "mv" | "cp" | "ln" | "install"): Rule {
     const withValue =
       kind === "ln" ? ["t", "target-directory", "S", "suffix"] : ["t", "target-directory", "S", "suffix", "m", "mode", "o", "owner", "g", "group"];
     const { flags, values, operands } = splitArgs(args, { withValue });
+    // `install -d A B`: every operand is a directory to create.
+    if (kind === "install" && hasAny(flags, "d", "directory")) return ctx.targets(operands, "write", "install -d creates a directory");
     const targetDir = values.get("t")?.[0] ?? values.get("target-directory")?.[0];
     const noClobber = hasAny(flags, "n", "no-clobber") || (kind === "ln" && !hasAny(flags, "f", "force"));
     let sources = operands;
@@ -321,4 +324,78 @@ export const COPY_MOVE_RULES: RuleTable = [
   ["tar", tar],
   ["zip", zip],
   ["unzip", unzip],
+];
+
+const HELP = ["help", "version"];
+// biome-ignore format: packed word lists
+const RSYNC_LONG = ["verbose", "quiet", "no-motd", "checksum", "archive", "recursive", "inc-recursive", "i-r", "relative", "no-implied-dirs", "backup", "update", "inplace", "append", "append-verify", "dirs", "old-dirs", "old-d", "mkpath", "links", "copy-links", "copy-unsafe-links", "safe-links", "insecure-links", "munge-links", "copy-dirlinks", "keep-dirlinks", "hard-links", "perms", "executability", "acls", "xattrs", "owner", "group", "devices", "copy-devices", "specials", "times", "atimes", "open-noatime", "crtimes", "omit-dir-times", "omit-link-times", "super", "fake-super", "sparse", "preallocate", "dry-run", "whole-file", "one-file-system", "existing", "ignore-non-existing", "ignore-existing", "remove-source-files", "del", "delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "ignore-missing-args", "delete-missing-args", "ignore-errors", "force", "partial", "delay-updates", "prune-empty-dirs", "numeric-ids", "ignore-times", "size-only", "fuzzy", "compress", "cvs-exclude", "from0", "old-args", "secluded-args", "protect-args", "trust-sender", "blocking-io", "stats", "8-bit-output", "human-readable", "progress", "itemize-changes", "list-only", "fsync", "ipv4", "ipv6", "drop-D", ...HELP];
+// biome-ignore format: packed word lists
+const RSYNC_LONG_VALUE = ["info", "debug", "stderr", "suffix", "chmod", "checksum-choice", "cc", "confine-root", "block-size", "max-delete", "max-size", "min-size", "max-alloc", "partial-dir", "usermap", "groupmap", "chown", "timeout", "contimeout", "modify-window", "temp-dir", "compare-dest", "copy-dest", "link-dest", "compress-choice", "zc", "compress-level", "zl", "compress-threads", "zt", "skip-compress", "filter", "exclude", "exclude-from", "include", "include-from", "files-from", "address", "port", "sockopts", "outbuf", "out-format", "log-file-format", "password-file", "early-input", "bwlimit", "stop-after", "stop-at", "protocol", "iconv", "checksum-seed"];
+// biome-ignore format: packed word lists
+const TAR_LONG = ["create", "extract", "get", "list", "update", "append", "diff", "compare", "delete", "test-label", "incremental", "check-device", "no-check-device", "seek", "no-seek", "occurrence", "sparse", "ignore-failed-read", "keep-old-files", "skip-old-files", "keep-newer-files", "keep-directory-symlink", "no-overwrite-dir", "overwrite", "overwrite-dir", "one-top-level", "remove-files", "unlink-first", "verify", "to-stdout", "touch", "preserve-permissions", "same-permissions", "preserve-order", "same-order", "ignore-command-error", "no-ignore-command-error", "atime-preserve", "clamp-mtime", "delay-directory-restore", "no-delay-directory-restore", "no-same-owner", "no-same-permissions", "numeric-owner", "same-owner", "acls", "no-acls", "selinux", "no-selinux", "xattrs", "no-xattrs", "exclude-backups", "exclude-caches", "exclude-caches-all", "exclude-caches-under", "exclude-vcs", "exclude-vcs-ignores", "null", "no-null", "recursion", "no-recursion", "unquote", "no-unquote", "verbatim-files-from", "no-verbatim-files-from", "anchored", "no-anchored", "ignore-case", "no-ignore-case", "wildcards", "no-wildcards", "wildcards-match-slash", "no-wildcards-match-slash", "force-local", "multi-volume", "read-full-records", "ignore-zeros", "old-archive", "portability", "posix", "auto-compress", "no-auto-compress", "bzip2", "xz", "lzip", "lzma", "lzop", "zstd", "gzip", "gunzip", "ungzip", "compress", "uncompress", "backup", "dereference", "hard-dereference", "one-file-system", "check-links", "block-number", "checkpoint", "full-time", "show-defaults", "show-omitted-dirs", "show-snapshot-field-ranges", "show-transformed-names", "show-stored-names", "totals", "utc", "verbose", "interactive", "confirmation", "restrict", "usage", ...HELP];
+// biome-ignore format: packed word lists
+const TAR_LONG_VALUE = ["file", "directory", "files-from", "exclude-from", "exclude", "exclude-ignore", "exclude-ignore-recursive", "exclude-tag", "exclude-tag-all", "exclude-tag-under", "add-file", "hole-detection", "level", "sparse-version", "to-command", "group", "group-map", "owner", "owner-map", "mode", "mtime", "sort", "xattrs-exclude", "xattrs-include", "record-size", "blocking-factor", "format", "label", "pax-option", "tape-length", "starting-file", "newer", "after-date", "newer-mtime", "suffix", "quote-chars", "no-quote-chars", "quoting-style", "warning"];
+
+/**
+ * What the copy and move rules model of each program's options: GNU coreutils cp(1), mv(1),
+ * ln(1) and install(1), rsync(1) 3.5 and GNU tar(1) 1.34. Left out: options that run another
+ * program (`install --strip-program`, `rsync -e/--rsh/--rsync-path/-M`, `tar -I/-F/--rsh-command/
+ * --rmt-command/--checkpoint-action`), write a file the rule does not judge (`rsync --log-file/
+ * --backup-dir/--write-batch`, `tar -g/--index-file/--volno-file`), or put the effect elsewhere
+ * than the rule computes (`cp --parents`, `tar -P/--absolute-names/--strip-components/--transform/
+ * --recursive-unlink`, `tar -A`, `rsync --read-batch/--copy-as/--write-devices`).
+ */
+export const COPY_MOVE_OPTIONS: OptionTable = [
+  [
+    "cp",
+    {
+      short: "abdfiHlLnPpRrsTuvxZ",
+      shortValue: "St",
+      // biome-ignore format: packed word lists
+      long: ["archive", "attributes-only", "backup", "copy-contents", "force", "interactive", "link", "dereference", "no-clobber", "no-dereference", "preserve", "reflink", "remove-destination", "strip-trailing-slashes", "recursive", "symbolic-link", "no-target-directory", "update", "verbose", "one-file-system", "context", ...HELP],
+      longValue: ["no-preserve", "sparse", "suffix", "target-directory"],
+    },
+  ],
+  [
+    "mv",
+    {
+      short: "bfinTuvZ",
+      shortValue: "St",
+      long: ["backup", "force", "interactive", "no-clobber", "strip-trailing-slashes", "no-target-directory", "update", "verbose", "context", ...HELP],
+      longValue: ["suffix", "target-directory"],
+    },
+  ],
+  [
+    "ln",
+    {
+      short: "bdFfiLnPrsTv",
+      shortValue: "St",
+      long: [
+        "backup",
+        "directory",
+        "force",
+        "interactive",
+        "logical",
+        "no-dereference",
+        "physical",
+        "relative",
+        "symbolic",
+        "no-target-directory",
+        "verbose",
+        ...HELP,
+      ],
+      longValue: ["suffix", "target-directory"],
+    },
+  ],
+  [
+    "install",
+    {
+      short: "bcCdDpsTvZ",
+      shortValue: "gmoSt",
+      long: ["backup", "compare", "directory", "preserve-timestamps", "strip", "no-target-directory", "verbose", "preserve-context", "context", ...HELP],
+      longValue: ["group", "mode", "owner", "suffix", "target-directory"],
+    },
+  ],
+  ["rsync", { short: "vqcarRbudlLkKHpEAXogDtUNOJSnWxmIyzCF0s8hPi46V", shortValue: "B@Tf", long: RSYNC_LONG, longValue: RSYNC_LONG_VALUE, negatable: true }],
+  ["tar", { short: "cdrtuxGnSkUWOmpsMBiajJzZhlRvwo?", shortValue: "CTXfLbHVKN", long: TAR_LONG, longValue: TAR_LONG_VALUE, bundledFirst: true }],
 ];

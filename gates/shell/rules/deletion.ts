@@ -1,5 +1,6 @@
 /** Programs that delete or destroy content: rm, rmdir, shred, truncate, dd of=, rimraf. */
 import { hasAny, splitArgs } from "../options.ts";
+import type { OptionTable } from "./models.ts";
 import { outputFile } from "./output-files.ts";
 import type { Rule, RuleTable } from "./types.ts";
 
@@ -50,4 +51,21 @@ export const DELETION_RULES: RuleTable = [
   ["rimraf", rimraf],
   ["del-cli", rimraf],
   ["trash", rimraf],
+];
+
+const HELP = ["help", "version"];
+/** dd's operands (GNU coreutils dd(1)): if= and of= are judged, the others change nothing the rule judges. */
+export const DD_KEYS = ["if", "of", "ibs", "obs", "bs", "cbs", "skip", "iseek", "seek", "oseek", "count", "conv", "iflag", "oflag", "status"];
+
+/** What the deletion rules model of each program's options (GNU coreutils rm(1), rmdir(1), unlink(1), shred(1), truncate(1), dd(1)). */
+export const DELETION_OPTIONS: OptionTable = [
+  ["rm", { short: "fiIrRdv", long: ["force", "interactive", "one-file-system", "no-preserve-root", "preserve-root", "recursive", "dir", "verbose", ...HELP] }],
+  ["rmdir", { short: "pv", long: ["ignore-fail-on-non-empty", "parents", "verbose", ...HELP] }],
+  ["unlink", { long: HELP }],
+  [
+    "shred",
+    { short: "fuvxz", shortValue: "ns", long: ["force", "remove", "verbose", "exact", "zero", ...HELP], longValue: ["iterations", "random-source", "size"] },
+  ],
+  ["truncate", { short: "co", shortValue: "sr", long: ["no-create", "io-blocks", ...HELP], longValue: ["reference", "size"] }],
+  ["dd", { long: HELP, keys: DD_KEYS }],
 ];

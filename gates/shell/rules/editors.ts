@@ -17,6 +17,7 @@
 import { classifyEdScript, classifySed, type EditAnalysis } from "../edit-scripts.ts";
 import { toAbsolute, type Arg } from "../expand.ts";
 import { hasAny, splitArgs } from "../options.ts";
+import type { OptionModel, OptionTable } from "./models.ts";
 import { lit, type Rule, type RuleContext, type RuleTable } from "./types.ts";
 
 /** Write effects for `files` edited in place: destructive when the edit may drop lines and the file exists. */
@@ -203,4 +204,19 @@ export const EDITOR_RULES: RuleTable = [
   ["sqlfluff", formatter({ always: false, writeFlags: ["force", "f"], skipOperands: 1 })],
   ["mogrify", mogrify],
   ["sponge", overwriter("sponge writes stdin over", { append: "a" })],
+];
+
+/** What the sed rule models of sed's options (GNU sed(1) 4.9): `-i` takes an optional attached suffix. */
+const SED_OPTIONS: OptionModel = {
+  short: "nsuzEbr",
+  shortValue: "efl",
+  shortOptional: "i",
+  // biome-ignore format: packed word lists
+  long: ["quiet", "silent", "debug", "follow-symlinks", "in-place", "posix", "regexp-extended", "separate", "sandbox", "unbuffered", "null-data", "zero-terminated", "binary", "help", "version"],
+  longValue: ["expression", "file", "line-length"],
+};
+
+export const EDITOR_OPTIONS: OptionTable = [
+  ["sed", SED_OPTIONS],
+  ["gsed", SED_OPTIONS],
 ];

@@ -5,6 +5,7 @@
  */
 import { toAbsolute } from "../expand.ts";
 import { hasAny, splitArgs } from "../options.ts";
+import type { OptionTable } from "./models.ts";
 import { outputFile } from "./output-files.ts";
 import type { Rule, RuleTable } from "./types.ts";
 
@@ -20,16 +21,20 @@ const tee: Rule = async (args, ctx) => {
   ctx.setOutput(stdin);
 };
 
+/** touch and mkdir: every operand is written; `withValue` are the program's value-taking options (touch -m takes none, mkdir -m a mode). */
 const touchLike =
-  (why: string): Rule =>
+  (why: string, withValue: readonly string[]): Rule =>
   async (args, ctx) => {
-    const { operands } = splitArgs(args, { withValue: ["m", "mode", "d", "date", "r", "reference", "t", "Z", "context"] });
+    const { operands } = splitArgs(args, { withValue: [...withValue] });
     await ctx.targets(operands, "write", why);
   };
 
+/** A symbolic mode that starts with a dash (`chmod -x f`, `chmod -w,u+x f`): an operand, not an option. */
+const CHMOD_DASH_MODE = /^-[rwxXst][rwxXstugoa,+=-]*$/;
+
 const chmodLike: Rule = async (args, ctx) => {
   // `chmod -x f`: a symbolic mode that looks like a flag; once taken out, no operand is the mode.
-  const dashMode = (a: { text: string }) => ctx.name === "chmod" && /^-[rwxXst]+$/.test(a.text);
+  const dashMode = (a: { text: string }) => ctx.name === "chmod" && CHMOD_DASH_MODE.test(a.text);
   const modeAsFlag = args.some(dashMode);
   const { flags, operands } = splitArgs(
     args.filter((a) => !dashMode(a)),
@@ -40,13 +45,38 @@ const chmodLike: Rule = async (args, ctx) => {
   await ctx.targets(files, "write", `${ctx.name}${recursive ? " -R" : ""} changes permissions`, recursive ? { recursive: true, destructive: true } : {});
 };
 
-const mkdir: Rule = touchLike("mkdir creates a directory");
+const mkdir: Rule = touchLike("mkdir creates a directory", ["m", "mode"]);
 
 export const FILE_WRITE_RULES: RuleTable = [
   ["tee", tee],
-  ["touch", touchLike("touch creates or updates")],
+  ["touch", touchLike("touch creates or updates", ["d", "date", "r", "reference", "t", "time"])],
   ["mkdir", mkdir],
   ["chmod", chmodLike],
   ["chown", chmodLike],
   ["chgrp", chmodLike],
+];
+
+const HELP = ["help", "version"];
+const OWNER = {
+  short: "cfvhHLPR",
+  long: ["changes", "silent", "quiet", "verbose", "dereference", "no-dereference", "no-preserve-root", "preserve-root", "recursive", ...HELP],
+  longValue: ["from", "reference"],
+};
+
+/** What the file-write rules model of each program's options (GNU coreutils tee(1), touch(1), mkdir(1), chmod(1), chown(1), chgrp(1)). */
+export const FILE_WRITE_OPTIONS: OptionTable = [
+  ["tee", { short: "aip", long: ["append", "ignore-interrupts", "output-error", ...HELP] }],
+  ["touch", { short: "acfhm", shortValue: "drt", long: ["no-create", "no-dereference", ...HELP], longValue: ["date", "reference", "time"] }],
+  ["mkdir", { short: "pvZ", shortValue: "m", long: ["parents", "verbose", "context", ...HELP], longValue: ["mode"] }],
+  [
+    "chmod",
+    {
+      short: "cfvR",
+      long: ["changes", "silent", "quiet", "verbose", "no-preserve-root", "preserve-root", "recursive", ...HELP],
+      longValue: ["reference"],
+      dashOperand: CHMOD_DASH_MODE,
+    },
+  ],
+  ["chown", OWNER],
+  ["chgrp", OWNER],
 ];

@@ -4,6 +4,7 @@
  */
 import type { Arg } from "../expand.ts";
 import { listFindDeletions } from "../dry-run.ts";
+import type { OptionTable } from "./models.ts";
 import { lit, type Rule, type RuleTable } from "./types.ts";
 
 // biome-ignore format: a packed word list reads better than one word per line
@@ -78,3 +79,32 @@ const find: Rule = async (args, ctx) => {
 };
 
 export const FIND_RULES: RuleTable = [["find", find]];
+
+// biome-ignore format: packed word lists
+const FIND_NO_VALUE = ["-depth", "-d", "-follow", "-help", "--help", "-ignore_readdir_race", "-noignore_readdir_race", "-mount", "-noleaf", "-nowarn", "-warn", "-version", "--version", "-xdev", "-daystart", "-empty", "-executable", "-false", "-true", "-nogroup", "-nouser", "-readable", "-writable", "-delete", "-ls", "-print", "-print0", "-prune", "-quit", "-not", "-a", "-and", "-o", "-or"];
+// biome-ignore format: packed word lists
+const FIND_ONE_VALUE = ["-maxdepth", "-mindepth", "-regextype", "-amin", "-anewer", "-atime", "-cmin", "-cnewer", "-context", "-ctime", "-fstype", "-gid", "-group", "-ilname", "-iname", "-inum", "-ipath", "-iregex", "-iwholename", "-links", "-lname", "-mmin", "-mtime", "-name", "-newer", "-path", "-perm", "-regex", "-samefile", "-size", "-type", "-uid", "-used", "-user", "-wholename", "-xtype", "-fls", "-fprint", "-fprint0", "-printf"];
+/** `-newerXY`: X one of a, B, c, m; Y one of those or t. */
+const FIND_NEWER = [..."aBcm"].flatMap((x) => [..."aBcmt"].map((y) => `-newer${x}${y}`));
+
+/**
+ * What the find rule models of find's expression (GNU findutils find(1) 4.9): its leading
+ * options (-H, -L, -P, -D, -O) and every primary with the words it takes. Left out:
+ * `-files0-from` (the starting points come from a file the rule does not read).
+ */
+export const FIND_OPTIONS: OptionTable = [
+  [
+    "find",
+    {
+      short: "HLP",
+      shortValue: "DO",
+      primaries: Object.fromEntries([
+        ...FIND_NO_VALUE.map((p) => [p, 0] as const),
+        ...FIND_ONE_VALUE.map((p) => [p, 1] as const),
+        ...FIND_NEWER.map((p) => [p, 1] as const),
+        ["-fprintf", 2] as const,
+        ...["-exec", "-execdir", "-ok", "-okdir"].map((p) => [p, "command"] as const),
+      ]),
+    },
+  ],
+];

@@ -29,12 +29,12 @@
 import { ARCHIVE_RULES } from "./archives.ts";
 import { BUILD_TOOL_MODELS, BUILD_TOOL_RULES } from "./build-tools.ts";
 import { CONTAINER_MODELS, CONTAINER_RULES } from "./containers.ts";
-import { COPY_MOVE_RULES } from "./copy-move.ts";
+import { COPY_MOVE_OPTIONS, COPY_MOVE_RULES } from "./copy-move.ts";
 import { DATA_TOOL_RULES } from "./data-tools.ts";
-import { DELETION_RULES } from "./deletion.ts";
-import { EDITOR_RULES } from "./editors.ts";
-import { FILE_WRITE_RULES } from "./file-writes.ts";
-import { FIND_RULES } from "./find.ts";
+import { DELETION_OPTIONS, DELETION_RULES } from "./deletion.ts";
+import { EDITOR_OPTIONS, EDITOR_RULES } from "./editors.ts";
+import { FILE_WRITE_OPTIONS, FILE_WRITE_RULES } from "./file-writes.ts";
+import { FIND_OPTIONS, FIND_RULES } from "./find.ts";
 import { GIT_MODELS, GIT_RULES } from "./git.ts";
 import { INTERPRETER_RULES } from "./interpreters.ts";
 import { NAVIGATION_RULES } from "./navigation.ts";
@@ -42,7 +42,7 @@ import { OUTPUT_FILE_RULES } from "./output-files.ts";
 import { READ_ONLY_RULES } from "./read-only.ts";
 import { RUNNER_MODELS, RUNNER_RULES } from "./runners.ts";
 import { SHELL_RULES } from "./shells.ts";
-import type { ModelTable, ProgramModel } from "./models.ts";
+import type { ModelTable, OptionModel, OptionTable, ProgramModel } from "./models.ts";
 import type { Rule, RuleTable } from "./types.ts";
 import { USER_STATE_RULES } from "./user-state.ts";
 import { WRAPPER_RULES } from "./wrappers.ts";
@@ -94,4 +94,22 @@ export const COMMAND_MODELS: ReadonlyMap<string, ProgramModel> = (() => {
     }
   }
   return models;
+})();
+
+/**
+ * The closed world of single-command programs (models.ts): the options each rule models, from
+ * the program's manual; an option model for a program without a rule, or for one whose rule
+ * takes subcommands, is a bug, caught at load.
+ */
+export const COMMAND_OPTIONS: ReadonlyMap<string, OptionModel> = (() => {
+  const options = new Map<string, OptionModel>();
+  for (const table of [DELETION_OPTIONS, COPY_MOVE_OPTIONS, FILE_WRITE_OPTIONS, EDITOR_OPTIONS, FIND_OPTIONS] as readonly OptionTable[]) {
+    for (const [name, model] of table) {
+      if (!COMMAND_RULES.has(name)) throw new Error(`shell rules: "${name}" has an option model but no rule`);
+      if (COMMAND_MODELS.has(name)) throw new Error(`shell rules: "${name}" has both subcommands and an option model`);
+      if (options.has(name)) throw new Error(`shell rules: "${name}" has two option models`);
+      options.set(name, model);
+    }
+  }
+  return options;
 })();

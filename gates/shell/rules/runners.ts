@@ -246,8 +246,20 @@ const NPM_SUBCOMMANDS = [...PM_SUBCOMMANDS, "run", "run-script", "test", "t", "s
 const KUBECTL_SUBCOMMANDS = ["get", "describe", "logs", "explain", "api-resources", "api-versions", "version", "cluster-info", "config", "top", "events", "auth", "diff", "apply", "create", "delete", "edit", "patch", "replace", "scale", "rollout", "label", "annotate", "expose", "run", "set", "drain", "cordon", "uncordon", "taint", "exec", "port-forward", "proxy", "cp", "wait", "kustomize"];
 // biome-ignore format: packed word lists
 const TERRAFORM_SUBCOMMANDS = ["init", "validate", "plan", "apply", "destroy", "fmt", "show", "output", "providers", "version", "graph", "console", "workspace", "state", "get", "login", "logout", "test", "refresh", "import"];
-/** What the runner rules model: npm's subcommands (yarn, pnpm and bun run any other word as a script), kubectl's and terraform's. */
+/**
+ * What the runner rules model: npm's subcommands (yarn, pnpm and bun run any other word as a
+ * script, read from package.json, and ask when there is none), kubectl's, terraform's, and
+ * prisma's (its database actions other than `migrate reset`, `migrate dev` and `db push`, which
+ * the rule judges, are left out: `migrate deploy`, `db execute`, `db seed`, `db pull`).
+ */
 export const RUNNER_MODELS: ModelTable = [
+  [
+    "prisma",
+    {
+      subcommands: ["generate", "validate", "format", "version", "init", "migrate", "db", "studio", "debug", "help"],
+      actions: { migrate: ["dev", "status", "diff", "reset"], db: ["push"] },
+    },
+  ],
   ["npm", { subcommands: NPM_SUBCOMMANDS, valueOptions: ["--prefix", "-C", "--workspace", "-w"] }],
   ["kubectl", { subcommands: KUBECTL_SUBCOMMANDS, valueOptions: ["-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server"] }],
   ["terraform", { subcommands: TERRAFORM_SUBCOMMANDS, actions: { state: ["list", "show", "pull"], workspace: ["list", "show", "select", "new"] } }],

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { COMMAND_MODELS } from "../../../../../gates/shell/rules/index.ts";
-import { unmodelled } from "../../../../../gates/shell/rules/models.ts";
+import { createFakeEnv } from "../../../../../scripts/fixtures/fake-env.ts";
+import { COMMAND_MODELS, COMMAND_OPTIONS } from "../../../../../gates/shell/rules/index.ts";
+import { unmodelled, unmodelledOption, type OptionModel } from "../../../../../gates/shell/rules/models.ts";
 import { lit } from "../../../../../gates/shell/rules/types.ts";
 import { decide } from "./decide.ts";
 
@@ -70,6 +71,282 @@ describe("closed world: a subcommand a family does not model is asked about, nam
         expect((await decide(`${p} ${s} ${action}`)).kind).not.toBe("allow");
       }),
       { numRuns: 40 },
+    );
+  });
+});
+
+describe("closed world: the package managers, build tools and runners that take a subcommand", () => {
+  it.each([
+    ["uv publish", "uv: subcommand `publish` is not modelled"],
+    ["uv self update", "uv: subcommand `self` is not modelled"],
+    ["uv tool uninstall ruff", "uv: subcommand `tool uninstall` is not modelled"],
+    ["poetry self add x", "poetry: subcommand `self` is not modelled"],
+    ["poetry publish --build", "poetry: subcommand `publish` is not modelled"],
+    ["poetry env remove --all", "poetry: subcommand `env remove` is not modelled"],
+    ["dotnet nuget push pkg.nupkg", "dotnet: subcommand `nuget push` is not modelled"],
+    ["dotnet nuget locals all --clear", "dotnet: subcommand `nuget locals` is not modelled"],
+    ["dotnet app.dll", "dotnet: subcommand `app.dll` is not modelled"],
+    ["nix run nixpkgs#hello", "nix: subcommand `run` is not modelled"],
+    ["nix store gc", "nix: subcommand `store gc` is not modelled"],
+    ["nix --extra-experimental-features flakes profile remove x", "nix: subcommand `profile remove` is not modelled"],
+    ["prisma db execute --file x.sql", "prisma: subcommand `db execute` is not modelled"],
+    ["prisma db seed", "prisma: subcommand `db seed` is not modelled"],
+    ["prisma migrate deploy", "prisma: subcommand `migrate deploy` is not modelled"],
+    ["conda clean --all", "conda: subcommand `clean` is not modelled"],
+    ["hatch clean", "hatch: subcommand `clean` is not modelled"],
+    ["bundle clean --force", "bundle: subcommand `clean` is not modelled"],
+    ["bazel frob //x", "bazel: subcommand `frob` is not modelled"],
+  ])("%s", async (cmd, reason) => {
+    const d = await decide(cmd);
+    expect(d.kind).toBe("confirm");
+    expect(d.why).toContain(reason);
+  });
+
+  it("their everyday subcommands are not questioned", async () => {
+    for (const cmd of [
+      "uv sync",
+      "uv pip install requests",
+      "uv --directory sub lock",
+      "poetry lock --no-update",
+      "poetry install",
+      "dotnet build",
+      "dotnet test --no-build",
+      "nix build .#default",
+      "nix flake update",
+      "prisma generate",
+      "prisma migrate status",
+      "pipenv install",
+      "conda env list",
+      "bundle install",
+      "bazel build //...",
+    ])
+      expect((await decide(cmd)).kind, cmd).toBe("allow");
+  });
+
+  it("systemctl asks about every verb but its queries, naming the verb", async () => {
+    const d = await decide("systemctl frob web");
+    expect(d.kind).toBe("confirm");
+    expect(d.why).toContain("systemctl frob changes services");
+    expect((await decide("systemctl status web")).kind).toBe("allow");
+  });
+
+  it("bun asks about a word that is neither its own subcommand nor a script", async () => {
+    const d = await decide("bun frobnicate");
+    expect(d.kind).toBe("confirm");
+    expect(d.why).toContain("frobnicate");
+  });
+});
+
+const check = (line: string): string | null => {
+  const [name, ...rest] = line.split(" ");
+  return unmodelledOption(name!, COMMAND_OPTIONS.get(name!)!, rest.map(lit));
+};
+
+/** A small project: files and folders the everyday commands below touch. */
+const world = () =>
+  createFakeEnv({
+    files: {
+      "/workspace/notes.txt": "a\nb\n",
+      "/workspace/app.log": "log\n",
+      "/workspace/src/a.ts": "x\n",
+      "/workspace/src/b.ts": "y\n",
+      "/workspace/bundle.tgz": "",
+      "/workspace/run.sh": "echo hi\n",
+    },
+    dirs: ["/workspace/build", "/workspace/out"],
+  });
+
+describe("options a single-command program's rule does not model are named", () => {
+  it.each([
+    ["rm --frobnicate x", "rm: option `--frobnicate` is not modelled"],
+    ["rm -rfq x", "rm: option `-q` is not modelled (in `-rfq`)"],
+    ["rm --recur x", "rm: option `--recur` is not modelled"],
+    ["cp --parents a/b.txt out", "cp: option `--parents` is not modelled"],
+    ["mv -X a b", "mv: option `-X` is not modelled"],
+    ["install --strip-program=sh a b", "install: option `--strip-program` is not modelled"],
+    ["tar -xPf a.tar", "tar: option `-P` is not modelled (in `-xPf`)"],
+    ["tar xPf a.tar", "tar: option `-P` is not modelled (in `xPf`)"],
+    ["tar -xf a.tar --strip-components=1", "tar: option `--strip-components` is not modelled"],
+    ["tar -I zstd -xf a.tar", "tar: option `-I` is not modelled"],
+    ["tar --checkpoint-action=exec=sh -cf a.tar d", "tar: option `--checkpoint-action` is not modelled"],
+    ["rsync -a -e ssh src/ host:dst/", "rsync: option `-e` is not modelled"],
+    ["rsync -a --log-file=/tmp/x src/ dst/", "rsync: option `--log-file` is not modelled"],
+    ["sed -X s/a/b/ f", "sed: option `-X` is not modelled"],
+    ["tee --frob f", "tee: option `--frob` is not modelled"],
+    ["chmod -Rq 644 f", "chmod: option `-q` is not modelled (in `-Rq`)"],
+    ["chown -x u f", "chown: option `-x` is not modelled"],
+    ["truncate -q -s 0 f", "truncate: option `-q` is not modelled"],
+    ["shred --frob f", "shred: option `--frob` is not modelled"],
+    ["dd if=a of=b frob=1", "dd: operand `frob=1` is not modelled"],
+    ["dd if=a of=b --frob", "dd: option `--frob` is not modelled"],
+    ["find . -fls0 x", "find: primary `-fls0` is not modelled"],
+    ["find -files0-from list -delete", "find: primary `-files0-from` is not modelled"],
+    ["find . --frob", "find: option `--frob` is not modelled"],
+    ["find . -exec rm -f {} ; -fls0 x", "find: primary `-fls0` is not modelled"],
+    ["find . -fprintf out %p -fls0 x", "find: primary `-fls0` is not modelled"],
+  ])("%s", (line, reason) => {
+    expect(check(line)).toBe(reason);
+  });
+
+  it.each([
+    "rm -rf build dist",
+    "rm -fr -- -q",
+    "rm --force --recursive --one-file-system build",
+    "cp -a -t out src/a.ts src/b.ts",
+    "cp -t -q a",
+    "cp --backup=numbered --suffix .old a b",
+    "mv -n -S .bak a b",
+    "ln -sfn target link",
+    "install -D -m 0755 run.sh out/run.sh",
+    "truncate -s -5 app.log",
+    "truncate --size 0 app.log",
+    "shred -n3 -uz secret",
+    "touch -d 2020-01-01 -r ref f",
+    "mkdir -pm 700 build/x",
+    "chmod -x run.sh",
+    "chmod -R -w,+r build",
+    "chown --from=a:b -R c:d build",
+    "sed -i.bak s/a/b/ notes.txt",
+    "sed -ni -e p notes.txt",
+    "sed -E -e s/a/b/ --expression=p -l 80 notes.txt",
+    "sed --in-place=.orig s/a/b/ notes.txt",
+    "tar xzf bundle.tgz -C out",
+    "tar -czf out.tgz --exclude .git --mtime=2020-01-01 --sort=name src",
+    "tar cfC out.tar src a.ts",
+    "rsync -avz --delete --exclude .git --no-perms --max-delete 5 src/ out/",
+    "dd if=/dev/zero of=img bs=1M count=10 status=progress",
+    "find . -name *.orig -delete",
+    "find -L . -maxdepth 2 -mtime -30 -type f -print0",
+    "find . -newermt 2020-01-01 ( -name a -o -iname b ) -fprintf out %p -printf %s",
+    "find . -exec grep -q --frob {} ; -print",
+    "find . -name x -execdir rm -f {} +",
+    "find -D tree -O3 . -print",
+    "find . -fprintf out -%p -mtime -3 -print",
+  ])("%s is within the model", (line) => {
+    expect(check(line)).toBeNull();
+  });
+
+  it("a word computed at run time is left to the rule", () => {
+    expect(unmodelledOption("rm", COMMAND_OPTIONS.get("rm")!, [{ text: "", glob: false, unknown: "$X is computed at run time", src: "$X" }])).toBeNull();
+  });
+});
+
+describe("the gate asks about an unmodelled option, naming it; everyday options stay allowed", () => {
+  it.each([
+    ["rm -rfq build", "rm: option `-q` is not modelled"],
+    ["cp --parents src/a.ts out", "cp: option `--parents` is not modelled"],
+    ["tar -xzf bundle.tgz --strip-components=1 -C out", "tar: option `--strip-components` is not modelled"],
+    ["sed -i --frob s/a/b/ notes.txt", "sed: option `--frob` is not modelled"],
+    ["find src -fls0 out/list", "find: primary `-fls0` is not modelled"],
+    ["ls | xargs rm --frob", "rm: option `--frob` is not modelled"],
+  ])("%s", async (cmd, reason) => {
+    const d = await decide(cmd, world());
+    expect(d.kind).toBe("confirm");
+    expect(d.why).toContain(reason);
+  });
+
+  it("touch -m takes no value: its operand is still judged", async () => {
+    expect((await decide("touch -m ~/.bashrc", world())).kind).not.toBe("allow");
+  });
+
+  it.each([
+    "mkdir -p build/x",
+    "cp -v src/a.ts out/",
+    "cp -a --no-preserve=mode src/a.ts out/",
+    "install -D -m 0644 src/a.ts out/lib/a.ts",
+    "rsync -a --exclude .git src/ out/",
+    "echo hi | tee -a out/new.log",
+    "touch -d 2020-01-01 notes.txt",
+    "chmod -x run.sh",
+    "sed -n 1p notes.txt",
+    "tar -tzf bundle.tgz",
+    "find src -name *.ts -print",
+    "mkdir -pv --mode=700 build/y",
+    "ln -s ../src out/src",
+  ])("%s", async (cmd) => {
+    expect((await decide(cmd, world())).kind).toBe("allow");
+  });
+});
+
+/** Every program with an option model written in getopt style (find's primaries apart). */
+const getopt = [...COMMAND_OPTIONS].filter(([, m]) => !m.primaries && !m.keys && (m.short || m.long));
+const shortOf = (m: OptionModel) => [...(m.short ?? "")];
+const listedShort = (m: OptionModel) => new Set([...(m.short ?? ""), ...(m.shortValue ?? ""), ...(m.shortOptional ?? "")]);
+const listedLong = (m: OptionModel) => new Set([...(m.long ?? []), ...(m.longValue ?? [])]);
+
+describe("properties of the option models", () => {
+  it("property: every listed option, alone or in a cluster, is within the model", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...getopt).chain(([name, m]) =>
+          fc.record({
+            name: fc.constant(name),
+            m: fc.constant(m),
+            cluster: shortOf(m).length ? fc.subarray(shortOf(m), { minLength: 1 }) : fc.constant([] as string[]),
+            long: fc.constantFrom(...(m.long ?? ["help"])),
+          }),
+        ),
+        ({ name, m, cluster, long }) => {
+          const argv = [...(cluster.length ? [`-${cluster.join("")}`] : []), ...((m.long ?? []).length ? [`--${long}`] : []), "file"];
+          expect(unmodelledOption(name, m, argv.map(lit))).toBeNull();
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("property: a value-taking option's value is never read as an option, whatever it looks like", () => {
+    const valued = getopt.flatMap(([name, m]) => [
+      ...[...(m.shortValue ?? "")].map((l) => ({ name, m, opt: `-${l}` })),
+      ...(m.longValue ?? []).map((l) => ({ name, m, opt: `--${l}` })),
+    ]);
+    fc.assert(
+      fc.property(fc.constantFrom(...valued), fc.stringMatching(/^-[A-Za-z@?-][A-Za-z0-9-]{0,8}$/), ({ name, m, opt }, value) => {
+        expect(unmodelledOption(name, m, [lit(opt), lit(value), lit("file")])).toBeNull();
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("property: a short letter or long name a program does not list is asked about by its name", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...getopt), fc.stringMatching(/^[A-Za-z]$/), fc.stringMatching(/^[a-z][a-z0-9]{2,12}$/), ([name, m], letter, word) => {
+        if (!listedShort(m).has(letter) && !m.dashOperand?.test(`-${letter}`))
+          expect(unmodelledOption(name, m, words(`-${letter} file`))).toBe(`${name}: option \`-${letter}\` is not modelled`);
+        if (!listedLong(m).has(word)) expect(unmodelledOption(name, m, words(`--${word} file`))).toBe(`${name}: option \`--${word}\` is not modelled`);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("property: one unlisted letter in a cluster of listed ones is named with its cluster", () => {
+    const withShort = getopt.filter(([, m]) => (m.short ?? "").length > 0);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...withShort).chain(([name, m]) =>
+          fc.record({
+            name: fc.constant(name),
+            m: fc.constant(m),
+            cluster: fc.subarray(shortOf(m), { minLength: 1 }),
+            bad: fc.constantFrom(...[..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"].filter((l) => !listedShort(m).has(l))),
+          }),
+        ),
+        ({ name, m, cluster, bad }) => {
+          const w = `-${cluster.join("")}${bad}`;
+          fc.pre(!m.dashOperand?.test(w));
+          expect(unmodelledOption(name, m, [lit(w), lit("file")])).toBe(`${name}: option \`-${bad}\` is not modelled (in \`${w}\`)`);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("property: nothing after `--` is an option", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...getopt), fc.stringMatching(/^--?[a-z][a-z0-9-]{0,8}$/), ([name, m], w) => {
+        expect(unmodelledOption(name, m, words(`-- ${w}`))).toBeNull();
+      }),
+      { numRuns: 100 },
     );
   });
 });
