@@ -43,6 +43,11 @@ class Measurer {
     private readonly setup: MeasurerSetup,
   ) {}
 
+  /** Whether a process runs or is starting (false once an idle or explicit stop began). */
+  get alive(): boolean {
+    return this.starting !== undefined || this.process?.alive === true;
+  }
+
   acquire(): void {
     this.users += 1;
     clearTimeout(this.idleTimer);
@@ -161,6 +166,11 @@ export function leaseMeasurer(trialDir: string, setup: MeasurerSetup): MeasurerL
  */
 export async function restartMeasurer(trialDir: string): Promise<void> {
   await measurers.get(folderOf(trialDir))?.stop();
+}
+
+/** Whether the measurer of the folder that holds `trialDir` has a process running or starting (tests wait for it to stop). */
+export function measurerRunning(trialDir: string): boolean {
+  return measurers.get(folderOf(trialDir))?.alive ?? false;
 }
 
 /** How many measurer processes were started for the folder that holds `trialDir` (tests check that one serves many worlds). */

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { measurerStarts } from "../../../../../harness/sandbox/world/measurer.ts";
+import { measurerRunning, measurerStarts } from "../../../../../harness/sandbox/world/measurer.ts";
 import type { Snapshot } from "../../../../../harness/sandbox/world/types.ts";
 import { createWorld, type TrialWorld } from "../../../../../harness/sandbox/world/world.ts";
 
@@ -66,7 +66,9 @@ describe("the measurer of a trial folder", () => {
     const starts = measurerStarts(w.dir);
     await w.snapshot();
     await w.close();
-    await new Promise((r) => setTimeout(r, 1_500));
+    // It stops on its own once no world is left: wait for that, not for a fixed time (a loaded
+    // machine may take far longer than the idle delay to run the timer and the stop).
+    while (measurerRunning(w.dir)) await new Promise((r) => setTimeout(r, 100));
     const again = await createWorld({ parentDir });
     try {
       await again.exec("echo x > a");
