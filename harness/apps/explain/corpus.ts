@@ -14,13 +14,24 @@ import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 import type { GateConfig } from "../../../gates/config.ts";
-import type { ProposedCall } from "../../../gates/types.ts";
+import type { EnvView, ProposedCall } from "../../../gates/types.ts";
 import { InputError } from "../../../kernel/errors.ts";
 import { parseYaml } from "../../../kernel/yaml.ts";
 import { SchemaError } from "../../../kernel/schema-errors.ts";
 import { checkToolCall } from "../../model/task/schema.ts";
 import { TOOL_PERMISSIONS } from "../../../kernel/tools.ts";
-import { decideCall, envWith, gateOnWorld, type GateOnWorld, openWorld, rememberingEnv, type CallDecision, type Verdict, type WorldChoice } from "./decide.ts";
+import {
+  decideCall,
+  envWith,
+  gateOnWorld,
+  type GateOnWorld,
+  openWorld,
+  type OpenWorld,
+  rememberingEnv,
+  type CallDecision,
+  type Verdict,
+  type WorldChoice,
+} from "./decide.ts";
 import type { WorldSource } from "./world-spec.ts";
 import { shareWorld, type SharedWorld } from "./world-index.ts";
 
@@ -285,9 +296,9 @@ export const WORLDS_AT_ONCE = 4;
 interface DecidingWorld {
   key: string;
   group: CorpusEntry[];
-  open: Awaited<ReturnType<typeof openWorld>>;
+  open: OpenWorld;
   shared: SharedWorld | undefined;
-  env: ReturnType<typeof rememberingEnv>;
+  env: EnvView;
 }
 
 async function openDecidingWorld(key: string, group: CorpusEntry[], base: WorldChoice, cores: number, opts: DecideOptions): Promise<DecidingWorld> {
