@@ -7,6 +7,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
+import { parseSummaryMeta, type SummaryMeta } from "../harness/run/report/run-meta.ts";
 
 const [dir, ...rest] = process.argv.slice(2);
 const fail = (msg: string): never => {
@@ -16,12 +17,19 @@ const fail = (msg: string): never => {
 if (!dir || rest.length > 0) fail("usage: npm run baseline -- <run dir written by npm run eval>");
 const run = resolve(dir!);
 for (const f of ["summary.json", "summary.md", "results.jsonl"]) if (!existsSync(join(run, f))) fail(`${run} has no ${f}: not a finished run`);
-const summary = JSON.parse(readFileSync(join(run, "summary.json"), "utf8")) as { meta?: { shard?: string; planned_trials?: number } };
-if (summary.meta?.shard) fail(`${run} is shard ${summary.meta.shard}: merge the shards first (npm run merge)`);
+const meta = ((): SummaryMeta => {
+  const file = join(run, "summary.json");
+  try {
+    return parseSummaryMeta((JSON.parse(readFileSync(file, "utf8")) as { meta?: unknown } | null)?.meta, file);
+  } catch (e) {
+    return fail(e instanceof SyntaxError ? `${file}: (json): valid JSON written by npm run eval` : (e as Error).message);
+  }
+})();
+if (meta.shard) fail(`${run} is shard ${meta.shard}: merge the shards first (npm run merge)`);
 const lines = readFileSync(join(run, "results.jsonl"), "utf8")
   .split("\n")
   .filter((l) => l.trim());
-const planned = summary.meta?.planned_trials;
+const planned = meta.planned_trials;
 if (planned !== undefined && lines.length !== planned) fail(`${run} holds ${lines.length} of ${planned} planned trials: not a whole run`);
 const errored = lines.filter((l) => /"outcome":"(harness_error|measurement_failed)"/.test(l)).length;
 if (errored > 0) fail(`${run} has ${errored} errored trials: a baseline is a clean run`);

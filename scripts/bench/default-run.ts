@@ -18,6 +18,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { compareRuns, readRecords } from "../compare-records.ts";
+import { summaryMetaSchema } from "../../harness/run/report/run-meta.ts";
 import { median, ratio, round } from "./stats.ts";
 import { machineBusyMs } from "./subset.ts";
 
@@ -89,10 +90,8 @@ export function readCacheStats(summaryJson: string): Record<string, number> | nu
   } catch {
     return null;
   }
-  const cache = (summary as { meta?: { cache?: unknown } } | null)?.meta?.cache;
-  if (!cache || typeof cache !== "object") return null;
-  const entries = Object.entries(cache as Record<string, unknown>);
-  return entries.every(([, v]) => typeof v === "number") ? (Object.fromEntries(entries) as Record<string, number>) : null;
+  const meta = summaryMetaSchema.safeParse((summary as { meta?: unknown } | null)?.meta);
+  return meta.success && meta.data.cache ? { ...meta.data.cache } : null;
 }
 
 /**

@@ -21,6 +21,7 @@ import { renderRunText, runFooter, TABLE_KINDS, type TableKind } from "../../run
 import { FAIL_ON, type FailOn } from "../../run/report/paired.ts";
 import { checkShards, copyTrialFiles, loadShard, mergedMeta, mergeRecords } from "../../run/report/merge.ts";
 import { collectRunMeta } from "../../run/report/metadata.ts";
+import type { SummaryMeta } from "../../run/report/run-meta.ts";
 import { createProgress } from "../../run/report/progress.ts";
 import { publishRun, type Published } from "../../run/report/publish.ts";
 import { Recordings } from "../../trial/agent/drivers/recordings.ts";
@@ -430,7 +431,7 @@ export async function evalMain(argv: string[]): Promise<number> {
     );
   const wallMs = Math.round(performance.now() - started);
   const sampled = agents.some(selectorSampled);
-  const meta = {
+  const meta: SummaryMeta = {
     tasks: tasks.length,
     gates: gates.map((g) => g.name),
     approvers,

@@ -19,6 +19,7 @@ import { parseLines } from "../output/output.ts";
 import type { TrialRecord } from "../../model/record/record.ts";
 import type { PairedComparison } from "./paired.ts";
 import type { Summary } from "./summary.ts";
+import { parseSummaryMeta } from "./run-meta.ts";
 import { escapeControls } from "../../text/escape/controls.ts";
 
 export const REGRESSION_THRESHOLD = 0.05;
@@ -71,9 +72,9 @@ export function parseSummary(text: string, source: string): Summary {
   } catch {
     throw new InputError(source, "(json)", "valid JSON written by npm run eval");
   }
-  const s = parsed as Partial<Summary>;
+  const s = parsed as Partial<Summary> | null;
   if (!s || typeof s.run_id !== "string" || !Array.isArray(s.rows)) throw new InputError(source, "rows", "a gatebench summary with run_id and rows");
-  return { ...s, meta: s.meta ?? {} } as Summary;
+  return { ...s, meta: parseSummaryMeta(s.meta, source) } as Summary;
 }
 
 export function loadBaseSummary(path: string): Summary {
@@ -143,11 +144,7 @@ export interface Comparison {
 const rate = (n: number, d: number) => (d > 0 ? n / d : 0);
 const HIGHER_IS_BETTER = ["harm_prevented", "utility_retained", "benign_utility", "evasion_robustness"] as const;
 
-type HashMap = Record<string, string>;
-function hashes(s: SummaryLike, key: "task_hashes" | "gate_hashes"): HashMap | undefined {
-  const v = (s.meta as Record<string, unknown>)[key];
-  return v && typeof v === "object" ? (v as HashMap) : undefined;
-}
+const hashes = (s: SummaryLike, key: "task_hashes" | "gate_hashes"): Record<string, string> | undefined => s.meta[key];
 
 /** Names whose content differs between the runs (present in both with different hashes). */
 export function hashWarnings(base: SummaryLike, current: SummaryLike): string[] {

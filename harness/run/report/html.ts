@@ -349,11 +349,11 @@ export function renderHtml(input: HtmlInput): string {
   const { summary, records } = input;
   const never = neverAskingGates(summary.rows, records);
   const rows = viewRows(summary.rows, never);
-  const meta = summary.meta as Record<string, unknown> & { git?: { commit?: string; branch?: string; dirty?: boolean } | null };
+  const meta = summary.meta;
   const metaBits: string[] = [];
   if (meta.git?.commit)
     metaBits.push(`commit <code>${e(meta.git.commit.slice(0, 12))}</code> on <code>${e(str(meta.git.branch))}</code>${meta.git.dirty ? " (dirty)" : ""}`);
-  for (const k of ["gatebench_version", "tasks", "planned_trials", "fingerprint", "shard", "token_source", "price_reference"]) {
+  for (const k of ["gatebench_version", "tasks", "planned_trials", "fingerprint", "shard", "token_source", "price_reference"] as const) {
     if (meta[k] !== undefined) metaBits.push(`${e(k.replace(/_/g, " "))} <code>${e(str(meta[k]))}</code>`);
   }
   const who = headlineApprover(summary.rows);

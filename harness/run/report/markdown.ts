@@ -28,6 +28,7 @@ import { anyUser, approversOf, neverAskingGates, viewRobustness, viewRows, type 
 import type { Robustness } from "./robustness.ts";
 import { summarize, wilson } from "./summary.ts";
 import { agentsMarkdown } from "./agents-table.ts";
+import type { SummaryMeta } from "./run-meta.ts";
 import { htmlCode, mdCell, mdInline } from "../../text/escape/markdown.ts";
 import { basisText, MIN_UNSEEN_PAIRS, readProvenance, unseenText, type UnseenCell } from "./unseen.ts";
 
@@ -132,7 +133,7 @@ function harmedByNone(rows: readonly SummaryRowLike[]): number {
  */
 export function suiteLine(summary: SummaryLike, records?: readonly TrialRecord[]): string {
   const rows = headlineRows(summary.rows);
-  const tasks = records ? new Set(records.map((r) => r.task)).size : Number((summary.meta as { tasks?: number }).tasks ?? 0);
+  const tasks = records ? new Set(records.map((r) => r.task)).size : (summary.meta.tasks ?? 0);
   const most = (f: (r: SummaryRowLike) => number) => Math.max(0, ...rows.map(f));
   const harmful = most((r) => r.harmful_trials);
   const benign = most((r) => read(r, "benign_trials") ?? 0);
@@ -323,14 +324,13 @@ export function renderMarkdown(summary: SummaryLike, opts: MarkdownOptions = {})
   return lines.join("\n");
 }
 
-function metaNotes(meta: Record<string, unknown>): string[] {
-  const m = meta as { tasks?: number; token_source?: string; price_reference?: string; wall_ms?: number; git?: { commit?: string; dirty?: boolean } };
+function metaNotes(m: SummaryMeta): string[] {
   const notes: string[] = [];
   // A merged run's meta comes from its shards' files: every value is text to escape.
-  if (m.git?.commit) notes.push(`commit ${mdInline(String(m.git.commit).slice(0, 12))}${m.git.dirty ? " (dirty)" : ""}`);
+  if (m.git?.commit) notes.push(`commit ${mdInline(m.git.commit.slice(0, 12))}${m.git.dirty ? " (dirty)" : ""}`);
   if (m.tasks !== undefined) notes.push(`${mdInline(String(m.tasks))} tasks`);
-  if (m.token_source) notes.push(`tokens: ${mdInline(String(m.token_source))}`);
-  if (m.price_reference) notes.push(`prices: ${mdInline(String(m.price_reference))}`);
-  if (m.wall_ms !== undefined) notes.push(`wall time ${(Number(m.wall_ms) / 1000).toFixed(1)} s`);
+  if (m.token_source) notes.push(`tokens: ${mdInline(m.token_source)}`);
+  if (m.price_reference) notes.push(`prices: ${mdInline(m.price_reference)}`);
+  if (m.wall_ms !== undefined) notes.push(`wall time ${(m.wall_ms / 1000).toFixed(1)} s`);
   return notes;
 }

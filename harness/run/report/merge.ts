@@ -15,13 +15,15 @@ import type { ApprovalRecord } from "../../trial/approvers/broker.ts";
 import { InputError } from "../../../kernel/errors.ts";
 import { parseLines, trialLogName, type RunOutput } from "../output/output.ts";
 import type { TrialRecord } from "../../model/record/record.ts";
+import type { CodeFingerprints } from "../matrix/code-fingerprint.ts";
+import { parseSummaryMeta, type SummaryMeta } from "./run-meta.ts";
 
 export interface Shard {
   dir: string;
   index: number;
   count: number;
   fingerprint: string;
-  meta: Record<string, unknown>;
+  meta: SummaryMeta;
   records: TrialRecord[];
 }
 
@@ -33,17 +35,17 @@ export function loadShard(dir: string): Shard {
   if (!existsSync(file)) throw new InputError(file, "(file)", "a run folder written by npm run eval (summary.json is missing)");
   // The whole folder before any of it is used: what a link out of it leads to is never read.
   walkWithin(dir, shardWithin(dir), () => {});
-  let meta: Record<string, unknown>;
   const text = readFileWithin(file, shardWithin(dir)).toString("utf8");
+  let parsed: unknown;
   try {
-    meta = ((JSON.parse(text) as { meta?: Record<string, unknown> }).meta ?? {}) as Record<string, unknown>;
+    parsed = JSON.parse(text);
   } catch {
     throw new InputError(file, "(json)", "valid JSON written by npm run eval");
   }
-  if (typeof meta.fingerprint !== "string")
-    throw new InputError(file, "meta.fingerprint", "the matrix fingerprint written by npm run eval (this run predates it)");
-  const shard = meta.shard === undefined ? "1/1" : meta.shard;
-  const m = typeof shard === "string" ? /^(\d+)\/(\d+)$/.exec(shard) : null;
+  const meta = parseSummaryMeta(typeof parsed === "object" && parsed !== null ? (parsed as { meta?: unknown }).meta : undefined, file);
+  if (meta.fingerprint === undefined) throw new InputError(file, "meta.fingerprint", "the matrix fingerprint written by npm run eval (this run predates it)");
+  const shard = meta.shard ?? "1/1";
+  const m = /^(\d+)\/(\d+)$/.exec(shard);
   if (!m) throw new InputError(file, "meta.shard", `"I/N" as written by --shard I/N (got ${JSON.stringify(shard)})`);
   const results = join(dir, "results.jsonl");
   const records = existsSync(results) ? parseLines<TrialRecord>(readFileWithin(results, shardWithin(dir)).toString("utf8")) : [];
@@ -96,21 +98,16 @@ const CODE_PARTS: Readonly<Record<string, string>> = {
 /** A shard's code fingerprints as flat `part -> value` pairs (`gate layered`, `task t7_cleanup_tmp`, `harness`…). */
 function codeParts(s: Shard): Map<string, string> {
   const file = join(s.dir, "summary.json");
-  const code = s.meta.code_fingerprints as Record<string, unknown> | undefined;
+  const code: CodeFingerprints | undefined = s.meta.code_fingerprints;
   const expected = "the fingerprints of the code and configuration the shard ran with, written by npm run eval (this run predates them: run the shard again)";
-  if (!code || typeof code !== "object") throw new InputError(file, "meta.code_fingerprints", expected);
+  if (!code) throw new InputError(file, "meta.code_fingerprints", expected);
   const out = new Map<string, string>();
-  for (const part of ["harness", "agents", "approvers"]) {
-    if (typeof code[part] !== "string") throw new InputError(file, `meta.code_fingerprints.${part}`, expected);
-    out.set(part, code[part] as string);
-  }
+  for (const part of ["harness", "agents", "approvers"] as const) out.set(part, code[part]);
   for (const [group, label] of [
     ["gates", "gate"],
     ["tasks", "task"],
   ] as const) {
-    const byName = code[group];
-    if (!byName || typeof byName !== "object") throw new InputError(file, `meta.code_fingerprints.${group}`, expected);
-    for (const [name, value] of Object.entries(byName)) out.set(`${label} ${name}`, String(value));
+    for (const [name, value] of Object.entries(code[group])) out.set(`${label} ${name}`, value);
   }
   return out;
 }
@@ -147,10 +144,10 @@ export function mergeRecords(shards: readonly Shard[], runId: string): TrialReco
 }
 
 /** Meta of the merged run: the shards' common meta, without the shard fields, with where it came from. */
-export function mergedMeta(shards: readonly Shard[]): Record<string, unknown> {
+export function mergedMeta(shards: readonly Shard[]): SummaryMeta {
   const sorted = [...shards].sort((a, b) => a.index - b.index);
   const { shard: _s, shard_trials: _t, wall_ms: _w, ...common } = sorted[0]!.meta;
-  const walls = sorted.map((s) => s.meta.wall_ms).filter((w): w is number => typeof w === "number");
+  const walls = sorted.flatMap((s) => (s.meta.wall_ms === undefined ? [] : [s.meta.wall_ms]));
   return {
     ...common,
     ...(walls.length ? { wall_ms: Math.max(...walls) } : {}),

@@ -17,6 +17,7 @@ import { PR_COMMENT_MARKER, renderMarkdown, renderPrTable } from "./markdown.ts"
 import type { SummaryLike } from "./row.ts";
 import { evasionRobustness, gateApproverKey, mutantKey, ROBUSTNESS_APPROVER } from "./robustness.ts";
 import { summarize, type Summary } from "./summary.ts";
+import type { SummaryMeta } from "./run-meta.ts";
 
 export interface Published {
   summary: Summary;
@@ -28,7 +29,7 @@ export interface PublishOptions {
   output: RunOutput;
   runId: string;
   records: readonly TrialRecord[];
-  meta: Record<string, unknown>;
+  meta: SummaryMeta;
   base?: SummaryLike;
   /** The base's trial records, when it has them: the comparison is then trial by trial (paired.ts). */
   baseRecords?: readonly TrialRecord[];
@@ -47,7 +48,7 @@ export interface PublishOptions {
  * user's when variants ran under that user, else its gate's under the robustness user
  * (headless, the default run's sample) or with nobody to ask ("-").
  */
-export function summarizeRun(runId: string, records: readonly TrialRecord[], meta: Record<string, unknown>, families?: ReadonlyMap<string, string>): Summary {
+export function summarizeRun(runId: string, records: readonly TrialRecord[], meta: SummaryMeta, families?: ReadonlyMap<string, string>): Summary {
   const isMutant = (r: TrialRecord) => families?.has(mutantKey(r.task, r.agent)) === true;
   const own = records.filter((r) => !isMutant(r));
   const summary = summarize(runId, own.length > 0 ? own : records, meta);

@@ -43,6 +43,7 @@ import { summarizeAgents, type AgentSummary } from "./agents.ts";
 import { round, wilson, type Interval } from "./interval.ts";
 import { meanBy, num, pairedSums } from "./pairs.ts";
 import { readProvenance, unseenCell, type UnseenCell } from "./unseen.ts";
+import type { SummaryMeta } from "./run-meta.ts";
 
 export { BASELINE_GATE };
 
@@ -80,7 +81,7 @@ export type GateBounds = Record<string, number | null>;
 
 export interface Summary {
   run_id: string;
-  meta: Record<string, unknown>;
+  meta: SummaryMeta;
   rows: SummaryRow[];
   /** Per gate: harm prevented under each kind of user, from no to every question "yes". */
   bounds?: Record<string, GateBounds>;
@@ -192,7 +193,7 @@ export function gateBounds(rows: readonly SummaryRow[]): Record<string, GateBoun
   return bounds;
 }
 
-export function summarize(runId: string, all: readonly TrialRecord[], meta: Record<string, unknown> = {}): Summary {
+export function summarize(runId: string, all: readonly TrialRecord[], meta: SummaryMeta = {}): Summary {
   // The rows are the labelled agents' (scripted); agents without a label get their own section.
   const records = all.filter((r) => r.agent_harmful !== null);
   const agents = summarizeAgents(all);
@@ -228,7 +229,7 @@ export function summarize(runId: string, all: readonly TrialRecord[], meta: Reco
   const simulated = approvers.some(recordsSettings);
   return {
     run_id: runId,
-    meta: simulated && !("simulated_users" in meta) ? { ...meta, simulated_users: approverSettings(approvers) } : meta,
+    meta: simulated && meta.simulated_users === undefined ? { ...meta, simulated_users: approverSettings(approvers) } : meta,
     rows,
     bounds: gateBounds(rows),
     ...(agents ? { agents } : {}),

@@ -16,6 +16,7 @@ import { isErrored, type TrialRecord } from "../../model/record/record.ts";
 import { round, wilson, type Interval } from "./interval.ts";
 import { meanBy, num, pairedSums } from "./pairs.ts";
 import type { GateProvenance, Provenance, TaskEntry } from "./provenance.ts";
+import type { SummaryMeta } from "./run-meta.ts";
 
 export type { GateProvenance, Provenance, TaskEntry };
 
@@ -56,7 +57,7 @@ function isGateProvenance(v: unknown): v is GateProvenance {
 }
 
 /** `meta.provenance` when it has the shape this module writes, else null (a summary from before it, or a hand-edited one). */
-export function readProvenance(meta: Record<string, unknown>): Provenance | null {
+export function readProvenance(meta: SummaryMeta): Provenance | null {
   const p = meta.provenance;
   if (typeof p !== "object" || p === null) return null;
   const { tasks, gates } = p as Record<string, unknown>;
