@@ -1,13 +1,13 @@
 /**
  * `npm run baseline -- <run dir>`: makes a finished run the committed baseline, reports/baseline/:
  * its summary.json and summary.md, and its trial records gzip'd (results.jsonl.gz), so that
- * `--compare reports/baseline` (or a git ref) pairs trials one by one (harness/run/report/paired.ts).
+ * `--compare reports/baseline` (or a git ref) pairs trials one by one (harness/run/report/statistics/paired.ts).
  * Refuses a run that is not whole: a shard, an unfinished run, a run with errored trials.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
-import { parseSummaryMeta, type SummaryMeta } from "../harness/run/report/run-meta.ts";
+import { parseSummaryMeta, type SummaryMeta } from "../harness/run/report/meta/run-meta.ts";
 
 const [dir, ...rest] = process.argv.slice(2);
 const fail = (msg: string): never => {

@@ -18,7 +18,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { compareRuns, readRecords } from "../compare-records.ts";
-import { summaryMetaSchema } from "../../harness/run/report/run-meta.ts";
+import { summaryMetaSchema } from "../../harness/run/report/meta/run-meta.ts";
 import { median, ratio, round } from "./stats.ts";
 import { machineBusyMs } from "./subset.ts";
 

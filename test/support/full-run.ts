@@ -11,7 +11,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptyTrialRecord, type TrialRecord } from "../../harness/model/record/record.ts";
-import type { TrialEventLike } from "../../harness/run/report/html.ts";
+import type { TrialEventLike } from "../../harness/run/report/views/html.ts";
 
 const REPO = join(import.meta.dirname, "../..");
 

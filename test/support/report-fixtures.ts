@@ -2,7 +2,7 @@
  * Hand-made trial records and summary rows for the report tests. Rows carry the fields the
  * summary gains for benign and harmful agents (intervals, benign utility, evasion, role).
  */
-import type { SummaryLike, SummaryRowLike } from "../../harness/run/report/row.ts";
+import type { SummaryLike, SummaryRowLike } from "../../harness/run/report/statistics/row.ts";
 import { emptyTrialRecord, type TrialRecord, zeroCounts } from "../../harness/model/record/record.ts";
 
 let seq = 0;

@@ -16,23 +16,23 @@ import { ESTIMATE_ENCODING } from "../../trial/agent/tokens.ts";
 import { PRICE_REFERENCE_LABEL } from "../../trial/agent/price-reference.ts";
 import { InputError } from "../../../kernel/errors.ts";
 import type { CacheStats } from "../../trial/states/world-states.ts";
-import { renderComparison, resolveBase, type BaseRun } from "../../run/report/compare.ts";
-import { renderRunText, runFooter, TABLE_KINDS, type TableKind } from "../../run/report/render.ts";
-import { FAIL_ON, type FailOn } from "../../run/report/paired.ts";
-import { checkShards, copyTrialFiles, loadShard, mergedMeta, mergeRecords } from "../../run/report/merge.ts";
-import { collectRunMeta } from "../../run/report/metadata.ts";
-import type { SummaryMeta } from "../../run/report/run-meta.ts";
-import { createProgress } from "../../run/report/progress.ts";
-import { publishRun, type Published } from "../../run/report/publish.ts";
+import { renderComparison, resolveBase, type BaseRun } from "../../run/report/statistics/compare.ts";
+import { renderRunText, runFooter, TABLE_KINDS, type TableKind } from "../../run/report/views/render.ts";
+import { FAIL_ON, type FailOn } from "../../run/report/statistics/paired.ts";
+import { checkShards, copyTrialFiles, loadShard, mergedMeta, mergeRecords } from "../../run/report/publishing/merge.ts";
+import { collectRunMeta } from "../../run/report/meta/metadata.ts";
+import type { SummaryMeta } from "../../run/report/meta/run-meta.ts";
+import { createProgress } from "../../run/report/views/progress.ts";
+import { publishRun, type Published } from "../../run/report/publishing/publish.ts";
 import { Recordings } from "../../trial/agent/drivers/recordings.ts";
 import { Cassette, CassetteWriter, MANIFEST_FILE } from "../../trial/agent/drivers/cassette.ts";
 import { preflightSelectors, recordSelector, replaySelector, selectorRecordable, selectorSampled } from "../../trial/agent/drivers/registry.ts";
 import { preflightGateConfigs } from "../../trial/gate-preflight.ts";
 import { type AgentSelector, checkPersonasExist, pairGates, parseAgentSelectors } from "../../run/matrix/agents.ts";
 import { isErrored, type TrialRecord } from "../../model/record/record.ts";
-import { renderAgentsTerminal } from "../../run/report/agents-table.ts";
+import { renderAgentsTerminal } from "../../run/report/views/agents-table.ts";
 import { planTrials, runMatrix, type ReuseStats } from "../../run/matrix/matrix.ts";
-import { collectProvenance } from "../../run/report/provenance.ts";
+import { collectProvenance } from "../../run/report/meta/provenance.ts";
 import { DEFAULT_STORE_MAX_BYTES, ResultStore } from "../../run/matrix/result-store.ts";
 import { codeFingerprints } from "../../run/matrix/code-fingerprint.ts";
 import { Fingerprinter } from "../../run/matrix/fingerprint.ts";
@@ -41,7 +41,7 @@ import { sweepStaleWorlds, watchLauncher } from "../../sandbox/process/ownership
 import { DEFAULT_TRIALS_DIR } from "../../sandbox/world/trial-dir.ts";
 import { TaskCatalog } from "../../model/task/load.ts";
 import { checkSandboxAccess } from "../../sandbox/world/access.ts";
-import { mutantFamilies } from "../../run/report/robustness.ts";
+import { mutantFamilies } from "../../run/report/statistics/robustness.ts";
 import { gatesSection, OUTPUT_SECTION, renderHelp, TASKS_DIR_LINE, type FlagHelp } from "./help.ts";
 import { agentsSection, approversSection, realModelsSection } from "./help-eval.ts";
 import { intFlag, parseCli, runIfMain } from "./main.ts";
@@ -448,7 +448,7 @@ export async function evalMain(argv: string[]): Promise<number> {
     ...(cacheStats ? { cache: cacheStats } : {}),
     ...(reuse ? { reuse: { ...reuse, store: store ? store.dir : null } } : {}),
     ...runMeta,
-    // When each task entered the suite and each gate last changed, from git: the "unseen" split (run/report/unseen.ts).
+    // When each task entered the suite and each gate last changed, from git: the "unseen" split (run/report/statistics/unseen.ts).
     provenance: collectProvenance(tasks, gates),
     // What code and configuration ran the matrix: merge refuses shards where it differs.
     code_fingerprints: codeFingerprints(fingerprints, whole),

@@ -2,10 +2,10 @@
  * What `eval` prints on stderr after its trials, besides the tables: what the shared world states
  * saved (harness/trial/states/world-states.ts) and what the result store and `--resume` reused.
  * By default each is one short line; `--verbose` gives every count, one kind to a line. Every line
- * fits TERMINAL_WIDTH columns (harness/run/report/render.ts): long parts are wrapped, never cut.
+ * fits TERMINAL_WIDTH columns (harness/run/report/views/render.ts): long parts are wrapped, never cut.
  */
 import type { ReuseStats } from "../../run/matrix/matrix.ts";
-import { TERMINAL_WIDTH } from "../../run/report/render.ts";
+import { TERMINAL_WIDTH } from "../../run/report/views/render.ts";
 import type { CacheStats } from "../../trial/states/world-states.ts";
 import { wrapToWidth } from "../../text/width.ts";
 

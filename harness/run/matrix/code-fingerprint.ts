@@ -5,7 +5,7 @@
  * (its file and the code of its layers and of what they run), each task's, and one digest over
  * every trial's agent part and one over every approver's. Every shard of one matrix plans the
  * same trials, so shards run with the same code carry the same value; `merge` refuses shards
- * whose values differ (harness/run/report/merge.ts).
+ * whose values differ (harness/run/report/publishing/merge.ts).
  */
 import { createHash } from "node:crypto";
 import { agentLabel, type TrialSpec } from "../../trial/trial.ts";

@@ -15,7 +15,7 @@ import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { loadGateConfig } from "../../../gates/config.ts";
 import { releaseDirLock } from "../../../harness/sandbox/process/ownership.ts";
-import { publishRun } from "../../../harness/run/report/publish.ts";
+import { publishRun } from "../../../harness/run/report/publishing/publish.ts";
 import { parseAgentSelectors } from "../../../harness/run/matrix/agents.ts";
 import { planTrials, runMatrix } from "../../../harness/run/matrix/matrix.ts";
 import { RunOutput } from "../../../harness/run/output/output.ts";

@@ -6,7 +6,8 @@
  * - kernel/ imports nothing of the project outside kernel/;
  * - gates/ imports nothing from harness/ and no test code;
  * - harness/ is made of wings, each importing only the wings below it (WINGS, bottom first);
- * - scripts/ never imports test code.
+ * - scripts/ never imports test code;
+ * - harness/run/report/ is four layers, bottom first: meta/, statistics/, views/, publishing/.
  * Imports are read with TypeScript's own pre-processor (static imports, `export ... from`,
  * dynamic `import()`, `require`), so type-only imports count too.
  * And the test layout: every test under test/unit/ or test/e2e/, mirroring the source path of
@@ -37,6 +38,14 @@ const RULES: Rule[] = [
   { from: /^gates\//, to: /^harness\//, why: "gates never import the harness" },
   { from: /^gates\//, to: /^test\//, why: "gates never import test code" },
   { from: /^scripts\//, to: /^test\//, why: "scripts never import test code" },
+  // The report, bottom first: the run's metadata, the statistics over records, the views of them, publishing.
+  {
+    from: /^harness\/run\/report\/meta\//,
+    to: /^harness\/run\/report\/(statistics|views|publishing)\//,
+    why: "the run's metadata imports none of the report above it",
+  },
+  { from: /^harness\/run\/report\/statistics\//, to: /^harness\/run\/report\/(views|publishing)\//, why: "statistics never import a view" },
+  { from: /^harness\/run\/report\/views\//, to: /^harness\/run\/report\/publishing\//, why: "views never import publishing" },
 ];
 
 function sourceFiles(dir: string): string[] {
@@ -205,7 +214,7 @@ describe("the checker itself", () => {
     "kernel/k.ts": 'const m = await import("../gates/a.ts");',
     "scripts/s.ts": 'import "../test/support/fake-env.ts";',
     "harness/ok.ts": 'import { k } from "../kernel/k.ts";',
-    "gates/c.ts": 'import type { Row } from "../harness/run/report/row.ts";',
+    "gates/c.ts": 'import type { Row } from "../harness/run/report/statistics/row.ts";',
     "harness/model/task/load.ts": 'import { plan } from "../../run/matrix/matrix.ts";\nimport { t } from "../import/types.ts";',
     "harness/model/import/types.ts": 'import type { T } from "../task/schema.ts";',
     "harness/run/matrix/matrix.ts": 'import { w } from "../../sandbox/world/world.ts";',
@@ -230,7 +239,7 @@ describe("the checker itself", () => {
   it("finds type-only, dynamic and side-effect imports that break a rule", () => {
     expect(violations(synthetic, RULES)).toEqual([
       "gates/a.ts -> harness/sandbox/world/world.ts: gates never import the harness",
-      "gates/c.ts -> harness/run/report/row.ts: gates never import the harness",
+      "gates/c.ts -> harness/run/report/statistics/row.ts: gates never import the harness",
       "kernel/k.ts -> gates/a.ts: the kernel imports nothing of the project outside kernel/",
       "scripts/s.ts -> test/support/fake-env.ts: scripts never import test code",
     ]);

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { parseShard } from "../../../../harness/apps/cli/shard.ts";
-import { PR_COMMENT_MARKER } from "../../../../harness/run/report/markdown.ts";
+import { PR_COMMENT_MARKER } from "../../../../harness/run/report/views/markdown.ts";
 import { runCommentScript as runScript, workflowSchemaErrors, workflowStructureProblems, type FakeComment } from "../../../support/workflow.ts";
 
 const root = new URL("../../../../", import.meta.url).pathname;

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mockModels, mockResponder } from "../../../../../harness/apps/mock-model/behaviours.ts";
 import type { TrialRecord } from "../../../../../harness/model/record/record.ts";
-import type { Summary } from "../../../../../harness/run/report/summary.ts";
+import type { Summary } from "../../../../../harness/run/report/statistics/summary.ts";
 import { compareRuns, readRecords } from "../../../../../scripts/compare-records.ts";
 import { type FakeModelServer, startFakeOpenAIServer } from "../../../../support/fake-openai-server.ts";
 

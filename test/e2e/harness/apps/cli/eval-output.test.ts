@@ -10,7 +10,7 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NEXT_STEP, TERMINAL_WIDTH } from "../../../../../harness/run/report/render.ts";
+import { NEXT_STEP, TERMINAL_WIDTH } from "../../../../../harness/run/report/views/render.ts";
 import { displayWidth } from "../../../../../harness/text/width.ts";
 
 const REPO = resolve(import.meta.dirname, "../../../../..");

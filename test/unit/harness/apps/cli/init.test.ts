@@ -14,7 +14,7 @@ import { parse } from "yaml";
 import { loadGateConfig } from "../../../../../gates/config.ts";
 import { InputError } from "../../../../../kernel/errors.ts";
 import { starterFiles, writeStarter } from "../../../../../harness/apps/cli/init.ts";
-import { PR_COMMENT_MARKER } from "../../../../../harness/run/report/markdown.ts";
+import { PR_COMMENT_MARKER } from "../../../../../harness/run/report/views/markdown.ts";
 import { lintWorkflow, runCommentScript, workflowSchemaErrors, workflowStructureProblems, type Workflow } from "../../../../support/workflow.ts";
 
 const repo = () => mkdtempSync(join(tmpdir(), "gatebench-init-"));

@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cacheLines, reuseLines } from "../../../../../harness/apps/cli/run-notes.ts";
-import { TERMINAL_WIDTH } from "../../../../../harness/run/report/render.ts";
+import { TERMINAL_WIDTH } from "../../../../../harness/run/report/views/render.ts";
 import type { CacheStats } from "../../../../../harness/trial/states/world-states.ts";
 import { displayWidth } from "../../../../../harness/text/width.ts";
 

@@ -139,13 +139,13 @@ describe("which stored trials a change serves", () => {
   });
 
   it("a change to a report, a CLI help text, the mock model server or any app file: every trial served", () => {
-    expect(servedAfter(["harness/run/report/html.ts"])).toBe(specs.length);
+    expect(servedAfter(["harness/run/report/views/html.ts"])).toBe(specs.length);
     expect(
       servedAfter([
         "harness/apps/cli/help.ts",
         "harness/apps/mock-model/server.ts",
         "harness/apps/cli/starter/gatebench/gates/my-stack.yaml",
-        "harness/run/report/robustness.ts",
+        "harness/run/report/statistics/robustness.ts",
       ]),
     ).toBe(specs.length);
   });
