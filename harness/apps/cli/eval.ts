@@ -2,13 +2,11 @@
  * gatebench eval [--tasks ...] [--tasks-dir DIR]... [--gates ...] [--agents ...] [--approvers ...] [--trials N] [--epochs k]
  *                [--concurrency N] [--out DIR] [--resume] [--shard I/N] [--compare BASE] [--no-cache] [--table headline|full] [--json]
  *                [--record DIR | --replay DIR] [--record-personas] [--verbose]
- * gatebench merge <shard dirs...> [--tasks-dir DIR]... [--out DIR] [--compare BASE] [--table headline|full] [--json]
- * gatebench store gc [--store DIR] [--max-mb N] [--older-than-days N]
- * (in a checkout: npm run eval -- ..., npm run eval -- merge ..., npm run eval -- store gc ...)
+ * (in a checkout: npm run eval -- ...). `merge ...` and `store ...` as the first word dispatch to
+ * those commands (merge.ts, store.ts); how a run ends is run-end.ts.
  */
-import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { selectGateConfigs } from "../../../gates/config.ts";
 import { parseGateEntry } from "../../../gates/config-entry.ts";
 import { parseApproverNames } from "../../trial/approvers/index.ts";
@@ -16,24 +14,19 @@ import { ESTIMATE_ENCODING } from "../../trial/agent/tokens.ts";
 import { PRICE_REFERENCE_LABEL } from "../../trial/agent/price-reference.ts";
 import { InputError } from "../../../kernel/errors.ts";
 import type { CacheStats } from "../../trial/states/world-states.ts";
-import { renderComparison, resolveBase, type BaseRun } from "../../run/report/statistics/compare.ts";
-import { renderRunText, runFooter, TABLE_KINDS, type TableKind } from "../../run/report/views/render.ts";
-import { FAIL_ON, type FailOn } from "../../run/report/statistics/paired.ts";
-import { checkShards, copyTrialFiles, loadShard, mergedMeta, mergeRecords } from "../../run/report/publishing/merge.ts";
+import { resolveBase } from "../../run/report/statistics/compare.ts";
 import { collectRunMeta } from "../../run/report/meta/metadata.ts";
 import type { SummaryMeta } from "../../run/report/meta/run-meta.ts";
 import { createProgress } from "../../run/report/views/progress.ts";
-import { publishRun, type Published } from "../../run/report/publishing/publish.ts";
+import { publishRun } from "../../run/report/publishing/publish.ts";
 import { Recordings } from "../../trial/agent/drivers/recordings.ts";
 import { Cassette, CassetteWriter, MANIFEST_FILE } from "../../trial/agent/drivers/cassette.ts";
 import { preflightSelectors, recordSelector, replaySelector, selectorRecordable, selectorSampled } from "../../trial/agent/drivers/registry.ts";
 import { preflightGateConfigs } from "../../trial/gate-preflight.ts";
 import { type AgentSelector, checkPersonasExist, pairGates, parseAgentSelectors } from "../../run/matrix/agents.ts";
-import { isErrored, type TrialRecord } from "../../model/record/record.ts";
-import { renderAgentsTerminal } from "../../run/report/views/agents-table.ts";
 import { planTrials, runMatrix, type ReuseStats } from "../../run/matrix/matrix.ts";
 import { collectProvenance } from "../../run/report/meta/provenance.ts";
-import { DEFAULT_STORE_MAX_BYTES, ResultStore } from "../../run/matrix/result-store.ts";
+import { ResultStore } from "../../run/matrix/result-store.ts";
 import { codeFingerprints } from "../../run/matrix/code-fingerprint.ts";
 import { Fingerprinter } from "../../run/matrix/fingerprint.ts";
 import { RunOutput } from "../../run/output/output.ts";
@@ -47,8 +40,10 @@ import { agentsSection, approversSection, realModelsSection } from "./help-eval.
 import { intFlag, parseCli, runIfMain } from "./main.ts";
 import { parseShard } from "./shard.ts";
 import { cacheLines, reuseLines } from "./run-notes.ts";
-import { sayErr, sayJson, sayOut } from "../../text/redact/terminal.ts";
-import { redact } from "../../text/redact/redact.ts";
+import { mergeMain } from "./merge.ts";
+import { baseOptions, finish, newRunId, parseFailOn, parseTable, shownDir } from "./run-end.ts";
+import { storeDir, storeMain } from "./store.ts";
+import { sayErr, sayOut } from "../../text/redact/terminal.ts";
 
 const OPTIONS = {
   tasks: { type: "string" },
@@ -79,18 +74,6 @@ const OPTIONS = {
 
 /** The default number of epochs of a real model's trials (each a sample of a stochastic model). */
 export const DEFAULT_EPOCHS = 3;
-
-/** Where finished trials are kept by fingerprint unless --store DIR, --no-store or GATEBENCH_STORE (harness/run/matrix/result-store.ts). */
-export const DEFAULT_STORE_DIR = join("reports", "store");
-
-/** The store folder a run uses: --store, else GATEBENCH_STORE (a folder, or "off"), else reports/store; undefined: none. */
-export function storeDir(flag: string | undefined, off: boolean, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (off) return undefined;
-  if (flag !== undefined) return resolve(flag);
-  const fromEnv = env.GATEBENCH_STORE;
-  if (fromEnv === "off") return undefined;
-  return resolve(fromEnv || DEFAULT_STORE_DIR);
-}
 
 const FLAGS: FlagHelp<typeof OPTIONS> = {
   tasks: ["IDS", "task ids or globs, comma-separated (t7_cleanup_tmp,t1_*; '*' is every task)"],
@@ -128,165 +111,6 @@ export function evalHelp(): string {
     flags: FLAGS,
     sections: [gatesSection(), agentsSection(), realModelsSection(), approversSection(), OUTPUT_SECTION],
   });
-}
-
-export function newRunId(now = new Date()): string {
-  return `${now.toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-")}-${randomBytes(2).toString("hex")}`;
-}
-
-const MERGE_OPTIONS = {
-  "tasks-dir": { type: "string", multiple: true },
-  out: { type: "string" },
-  compare: { type: "string" },
-  "fail-on": { type: "string" },
-  table: { type: "string" },
-  json: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-} as const;
-
-/** --table: the headline table (default, within 100 columns) or every gate × approver row and column. */
-function parseTable(v: string | undefined): TableKind {
-  if (v === undefined) return "headline";
-  if (!(TABLE_KINDS as readonly string[]).includes(v)) throw new InputError("command line", "--table", `one of ${TABLE_KINDS.join(", ")}`);
-  return v as TableKind;
-}
-
-const MERGE_FLAGS: FlagHelp<typeof MERGE_OPTIONS> = {
-  "tasks-dir": ["DIR", "a folder of task folders the shards ran (their evasion variants' families are read from it)"],
-  out: ["DIR", "the merged run folder (default reports/runs/<run id>-merged under the current folder)"],
-  compare: ["BASE", "compare with a run folder, a summary.json or a git ref; exit 1 on a regression"],
-  "fail-on": ["WHEN", "newly-harmed (default), significant or never"],
-  table: ["KIND", "headline (default) or full (every gate × user row and column)"],
-  json: "print summary.json instead of the table",
-  help: "this text",
-};
-
-export function mergeHelp(): string {
-  return renderHelp({
-    usage: ["gatebench merge <shard dir>... [flags]", "npm run merge -- <shard dir>... [flags]   (in a gatebench checkout)"],
-    summary:
-      "Merges the run folders of every shard of one matrix (gatebench eval --shard I/N --out DIR) into one run: checks that\nall N shards of one fingerprint are there and finished, and recomputes summary, summary.md and report.html.",
-    options: MERGE_OPTIONS,
-    flags: MERGE_FLAGS,
-    sections: [OUTPUT_SECTION],
-  });
-}
-
-function parseFailOn(v: string | undefined): FailOn {
-  if (v === undefined) return "newly-harmed";
-  if (!(FAIL_ON as readonly string[]).includes(v)) throw new InputError("command line", "--fail-on", `one of ${FAIL_ON.join(", ")}`);
-  return v as FailOn;
-}
-
-/** What publishRun needs of the --compare base. */
-function baseOptions(base: BaseRun | undefined, failOn: FailOn) {
-  return base ? { base: base.summary, ...(base.records ? { baseRecords: base.records } : {}), failOn } : {};
-}
-
-/** The exit code of a run whose every trial was errored (harness error, unmeasured, diverged): nothing was measured. */
-export const EXIT_NOTHING_MEASURED = 3;
-
-/**
- * The terminal tables (or the summary as JSON), the comparison, and the exit code: the scripted
- * rows (none when only real models ran), then one table per agent without a harm label.
- */
-function finish(published: Published, records: readonly TrialRecord[], wallMs: number, outDir: string, json: boolean, table: TableKind): number {
-  const { summary, comparison } = published;
-  if (json) sayJson("stdout", summary);
-  else {
-    const agents = renderAgentsTerminal(summary);
-    const run = { table, records, wallMs, outDir, ...(comparison ? { comparison } : {}) };
-    if (summary.rows.length > 0) sayOut(renderRunText(summary, run));
-    if (agents) sayOut(`${summary.rows.length > 0 ? "\n" : ""}${agents}`);
-    if (summary.rows.length === 0) sayOut(`\n${runFooter(summary, run).join("\n")}\n`);
-  }
-  if (comparison && json && comparison.regressions.length) sayErr(`${renderComparison(comparison)}\n`);
-  if (records.length > 0 && records.every(isErrored)) {
-    const unmeasured = records.some((r) => r.outcome === "measurement_failed" || r.outcome === "diverged");
-    // Redacted before it is cut: a secret cut in half is no longer recognised by its shape.
-    const first = redact(records.find((r) => r.error)?.error ?? "") || undefined;
-    sayErr(
-      `gatebench: nothing was measured: all ${records.length} trials ended as harness errors${unmeasured ? ", unmeasured or diverged" : ""}${first ? ` (first: ${first.slice(0, 200)})` : ""}\n`,
-    );
-    return EXIT_NOTHING_MEASURED;
-  }
-  return comparison && comparison.regressions.length > 0 ? 1 : 0;
-}
-
-export async function mergeMain(argv: string[]): Promise<number> {
-  const { values: a, positionals: dirs } = parseCli(argv, MERGE_OPTIONS, true);
-  if (a.help) {
-    sayOut(mergeHelp());
-    return 0;
-  }
-  const catalog = new TaskCatalog(a["tasks-dir"] ?? []);
-  if (dirs.length === 0) throw new InputError("command line", "merge", "one or more run folders written by npm run eval -- --shard I/N --out DIR");
-  const started = performance.now();
-  const shards = dirs.map((d) => loadShard(resolve(d)));
-  checkShards(shards);
-  const base = a.compare ? await resolveBase(a.compare) : undefined;
-  const failOn = parseFailOn(a["fail-on"]);
-  const table = parseTable(a.table);
-  const outDir = resolve(a.out ?? join("reports", "runs", `${newRunId()}-merged`));
-  const output = new RunOutput(outDir);
-  if (output.readResults().length > 0) throw new InputError("command line", "--out", `an empty folder for the merged run (${outDir} holds results)`);
-  const runId = outDir.split("/").pop()!;
-  const records = mergeRecords(shards, runId);
-  copyTrialFiles(shards, records, output);
-  // Evasion variants are told apart by their generated persona's family, read from the tasks the records name.
-  const taskIds = [...new Set(records.map((r) => r.task))].filter((id) => catalog.has(id));
-  const families = mutantFamilies(catalog.load(taskIds));
-  const published = publishRun({ output, runId, records, meta: mergedMeta(shards), families, ...baseOptions(base, failOn) });
-  return finish(published, records, Math.round(performance.now() - started), shownDir(outDir), a.json ?? false, table);
-}
-
-const STORE_OPTIONS = {
-  store: { type: "string" },
-  "max-mb": { type: "string" },
-  "older-than-days": { type: "string" },
-  help: { type: "boolean", short: "h" },
-} as const;
-
-const STORE_FLAGS: FlagHelp<typeof STORE_OPTIONS> = {
-  store: ["DIR", "the result store (default reports/store under the current folder, or GATEBENCH_STORE)"],
-  "max-mb": ["N", "keep at most N MB, dropping the least recently used trials (default 512)"],
-  "older-than-days": ["N", "drop trials unused for N days first"],
-  help: "this text",
-};
-
-export function storeHelp(): string {
-  return renderHelp({
-    usage: ["gatebench store gc [flags]", "npm run eval -- store gc [flags]   (in a gatebench checkout)"],
-    summary:
-      "Trims the result store, where finished deterministic trials are kept by fingerprint: leftovers of interrupted\nwrites, trials unused for N days, then the least recently used beyond the size cap.",
-    options: STORE_OPTIONS,
-    flags: STORE_FLAGS,
-  });
-}
-
-/** `store gc`: leftovers, trials unused for N days, then the least recently used past the size cap. */
-export async function storeMain(argv: string[]): Promise<number> {
-  const { values: a, positionals } = parseCli(argv, STORE_OPTIONS, true);
-  if (a.help) {
-    sayOut(storeHelp());
-    return 0;
-  }
-  if (positionals[0] !== "gc" || positionals.length > 1) throw new InputError("command line", "store", "`store gc`");
-  const store = new ResultStore(storeDir(a.store, false) ?? resolve(DEFAULT_STORE_DIR));
-  const before = store.size();
-  const maxMb = a["max-mb"] === undefined ? DEFAULT_STORE_MAX_BYTES / (1024 * 1024) : intFlag(a["max-mb"], "--max-mb", 1);
-  const days = a["older-than-days"] === undefined ? undefined : intFlag(a["older-than-days"], "--older-than-days", 1);
-  const r = store.gc({ maxBytes: maxMb * 1024 * 1024, ...(days !== undefined ? { olderThanDays: days } : {}) });
-  sayOut(`store ${store.dir}: ${before.trials} trials (${mb(before.bytes)}) -> ${r.kept} (${mb(r.bytes)}), ${r.removed} removed\n`);
-  return 0;
-}
-
-const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-
-/** The run folder as printed: relative to the cwd when it lies under it (a short line), else as it is. */
-export function shownDir(dir: string, cwd = process.cwd()): string {
-  const rel = relative(cwd, dir);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : dir;
 }
 
 /** `gatebench eval ...`; `merge ...` and `store ...` as its first word run those commands (npm run eval -- merge ...). */

@@ -16,8 +16,8 @@ type Main = (argv: string[]) => Promise<number>;
 /** Every command: what it does in one line and how to load it. */
 export const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<Main> }>> = {
   eval: { summary: "run tasks under gate configurations and report what each prevented and cost", load: async () => (await import("./eval.ts")).evalMain },
-  merge: { summary: "merge the run folders of a sharded eval into one run", load: async () => (await import("./eval.ts")).mergeMain },
-  store: { summary: "store gc: trim the result store", load: async () => (await import("./eval.ts")).storeMain },
+  merge: { summary: "merge the run folders of a sharded eval into one run", load: async () => (await import("./merge.ts")).mergeMain },
+  store: { summary: "store gc: trim the result store", load: async () => (await import("./store.ts")).storeMain },
   validate: { summary: "check that tasks are sound (run in sandboxes)", load: async () => (await import("./validate.ts")).validateMain },
   explain: { summary: "decide one call, or a corpus of calls, under a gate configuration", load: async () => (await import("./explain.ts")).explainMain },
   import: { summary: "turn a recorded agent session into a persona", load: async () => (await import("./import.ts")).importMain },
