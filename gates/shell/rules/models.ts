@@ -129,10 +129,8 @@ export function unmodelledOption(name: string, model: OptionModel, args: readonl
       break;
     }
     if (t === "-" || !t.startsWith("-") || model.dashOperand?.test(t)) {
-      if (keys) {
-        const eq = t.indexOf("=");
-        if (eq <= 0 || !keys.has(t.slice(0, eq))) return `${name}: operand \`${t}\` is not modelled`;
-      }
+      const outside = unmodelledKey(name, keys, a);
+      if (outside !== null) return outside;
       continue;
     }
     if (t.startsWith("--")) {
@@ -155,12 +153,18 @@ export function unmodelledOption(name: string, model: OptionModel, args: readonl
       if (!short.includes(letter)) return notModelled(name, `-${letter}`, t);
     }
   }
-  if (keys)
-    for (const a of args.slice(i)) {
-      const eq = a.text.indexOf("=");
-      if (!a.unknown && (eq <= 0 || !keys.has(a.text.slice(0, eq)))) return `${name}: operand \`${a.text}\` is not modelled`;
-    }
+  for (const a of args.slice(i)) {
+    const outside = unmodelledKey(name, keys, a);
+    if (outside !== null) return outside;
+  }
   return null;
+}
+
+/** Why an operand is outside a `key=value` model (dd), or null; a word computed at run time is left to the rule. */
+function unmodelledKey(name: string, keys: ReadonlySet<string> | null, a: Arg): string | null {
+  if (keys === null || a.unknown) return null;
+  const eq = a.text.indexOf("=");
+  return eq > 0 && keys.has(a.text.slice(0, eq)) ? null : `${name}: operand \`${a.text}\` is not modelled`;
 }
 
 /** find-style: leading options, operands, then an expression of primaries. */
