@@ -200,3 +200,25 @@ function unmodelledPrimary(name: string, model: OptionModel, args: readonly Arg[
   }
   return null;
 }
+
+/** The options of a model that take a value, as `splitArgs` names them: the rule splits a command line by the same table that closes its world. */
+export function valueOptions(model: OptionModel): string[] {
+  return [...(model.shortValue ?? ""), ...(model.longValue ?? [])];
+}
+
+/**
+ * `args` with each cluster cut after a letter whose value is optional and attached only
+ * (`date -Iseconds` -> `-I`), so `splitArgs` does not read the value as more letters.
+ */
+export function cutOptionalValues(model: OptionModel, args: readonly Arg[]): Arg[] {
+  const optional = model.shortOptional ?? "";
+  const valued = model.shortValue ?? "";
+  return args.map((a) => {
+    if (a.unknown || !/^-[^-]/.test(a.text)) return a;
+    for (let j = 1; j < a.text.length; j++) {
+      if (valued.includes(a.text[j]!)) return a;
+      if (optional.includes(a.text[j]!)) return { ...a, text: a.text.slice(0, j + 1) };
+    }
+    return a;
+  });
+}
