@@ -24,7 +24,7 @@
  * compressors, file writes, in-place editors, output-file arguments, interpreters (one
  * catalogue), shells, wrappers and fan-out (xargs, parallel), find, git (porcelain and plumbing),
  * data tools that apply their input (SQL clients, patch), schedules and keys, container
- * engines, build tools and package managers, runners and infrastructure.
+ * engines, build tools and package managers, runners and infrastructure, publishing to registries.
  */
 import { ARCHIVE_OPTIONS, ARCHIVE_RULES } from "./archives.ts";
 import { BUILD_TOOL_MODELS, BUILD_TOOL_RULES } from "./build-tools.ts";
@@ -39,6 +39,7 @@ import { GIT_MODELS, GIT_RULES } from "./git.ts";
 import { INTERPRETER_RULES } from "./interpreters.ts";
 import { NAVIGATION_RULES } from "./navigation.ts";
 import { OUTPUT_FILE_OPTIONS, OUTPUT_FILE_RULES } from "./output-files.ts";
+import { PUBLISHING_MODELS, PUBLISHING_RULES } from "./publishing.ts";
 import { READ_ONLY_RULES } from "./read-only.ts";
 import { RUNNER_MODELS, RUNNER_RULES } from "./runners.ts";
 import { SHELL_RULES } from "./shells.ts";
@@ -78,6 +79,7 @@ export const COMMAND_RULES: ReadonlyMap<string, Rule> = mergeRuleTables([
   CONTAINER_RULES,
   BUILD_TOOL_RULES,
   RUNNER_RULES,
+  PUBLISHING_RULES,
 ]);
 
 /**
@@ -86,7 +88,7 @@ export const COMMAND_RULES: ReadonlyMap<string, Rule> = mergeRuleTables([
  */
 export const COMMAND_MODELS: ReadonlyMap<string, ProgramModel> = (() => {
   const models = new Map<string, ProgramModel>();
-  for (const table of [GIT_MODELS, CONTAINER_MODELS, RUNNER_MODELS, BUILD_TOOL_MODELS] as readonly ModelTable[]) {
+  for (const table of [GIT_MODELS, CONTAINER_MODELS, RUNNER_MODELS, BUILD_TOOL_MODELS, PUBLISHING_MODELS] as readonly ModelTable[]) {
     for (const [name, model] of table) {
       if (!COMMAND_RULES.has(name)) throw new Error(`shell rules: "${name}" has a model but no rule`);
       if (models.has(name)) throw new Error(`shell rules: "${name}" has two models`);

@@ -418,3 +418,53 @@ describe("compressors, zip, cpio, sort, uniq, split, tree, crontab, ssh-keygen a
     expect(check(line)).toBeNull();
   });
 });
+
+describe("publishing to a registry is asked about, naming the command; building and checking stay allowed", () => {
+  it.each([
+    ["npm publish", "npm publish publishes to a registry"],
+    ["npm publish --tag next", "npm publish publishes to a registry"],
+    ["npm unpublish pkg@1.0.0", "npm unpublish removes from a registry"],
+    ["npm deprecate pkg@1 gone", "npm deprecate publishes to a registry"],
+    ["npm dist-tag add pkg@1.0.0 latest", "npm dist-tag publishes to a registry"],
+    ["pnpm publish --no-git-checks", "pnpm publish publishes to a registry"],
+    ["yarn publish", "yarn publish publishes to a registry"],
+    ["yarn npm publish --access public", "yarn npm publish publishes to a registry"],
+    ["bun publish", "bun publish publishes to a registry"],
+    ["cargo publish", "cargo publish publishes to a registry"],
+    ["cargo yank --version 1.0.0", "cargo yank removes from a registry"],
+    ["twine upload dist/*", "twine upload publishes to a registry"],
+    ["gem push pkg-1.0.gem", "gem push publishes to a registry"],
+    ["gem yank pkg -v 1.0", "gem yank removes from a registry"],
+    ["docker push registry.example/app:1", "docker push publishes to a registry"],
+    ["podman image push app", "podman image push publishes to a registry"],
+    ["docker buildx build --push -t app .", "docker buildx build publishes to a registry"],
+    ["docker compose push", "docker compose push publishes to a registry"],
+    ["pipenv --rm", "pipenv --rm removes the project's virtualenv"],
+  ])("%s", async (cmd, reason) => {
+    const d = await decide(cmd);
+    expect(d.kind).toBe("confirm");
+    expect(d.why).toContain(reason);
+  });
+
+  it("dry runs, queries, packing and building publish nothing", async () => {
+    for (const cmd of [
+      "npm publish --dry-run",
+      "npm pack",
+      "npm dist-tag ls pkg",
+      "cargo publish --dry-run",
+      "cargo package",
+      "twine check dist/*",
+      "gem build pkg.gemspec",
+      "gem list",
+      "docker build -t app .",
+      "pipenv install",
+    ])
+      expect((await decide(cmd)).kind, cmd).toBe("allow");
+  });
+
+  it("gem asks about a subcommand it does not model, naming it", async () => {
+    const d = await decide("gem uninstall rake");
+    expect(d.kind).toBe("confirm");
+    expect(d.why).toContain("gem: subcommand `uninstall` is not modelled");
+  });
+});
