@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createFakeEnv } from "../../../../../scripts/fixtures/fake-env.ts";
 import { COMMAND_MODELS, COMMAND_OPTIONS } from "../../../../../gates/shell/rules/index.ts";
+import { NPM_PUBLISHING } from "../../../../../gates/shell/rules/publishing.ts";
 import { unmodelled, unmodelledOption, type OptionModel } from "../../../../../gates/shell/rules/models.ts";
 import { lit } from "../../../../../gates/shell/rules/types.ts";
 import { decide } from "./decide.ts";
@@ -460,6 +461,23 @@ describe("publishing to a registry is asked about, naming the command; building 
       "pipenv install",
     ])
       expect((await decide(cmd)).kind, cmd).toBe("allow");
+  });
+
+  it("property: a publishing subcommand of any npm-like program, with any package words after it, is never allowed", async () => {
+    const word = fc.stringMatching(/^[a-z@][a-z0-9.@/-]{0,10}$/).filter((w) => !["ls", "list", "get"].includes(w));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("npm", "pnpm", "yarn", "bun"),
+        fc.constantFrom(...Object.keys(NPM_PUBLISHING)),
+        fc.array(word, { maxLength: 3 }),
+        async (program, sub, rest) => {
+          const d = await decide([program, sub, ...rest].join(" "));
+          expect(d.kind).not.toBe("allow");
+          expect(d.why).toContain(`${program} ${sub}`);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it("gem asks about a subcommand it does not model, naming it", async () => {
