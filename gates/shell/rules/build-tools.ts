@@ -321,8 +321,9 @@ const BAZEL_MODEL = { subcommands: BAZEL_SUBCOMMANDS, valueOptions: ["--output_b
 /**
  * What the build-tool rules model: the subcommands of cargo, go, pip, uv, poetry, dotnet, nix,
  * pipenv, pdm, hatch, conda (mamba, micromamba), bundle and bazel, with second-level actions
- * where a subcommand has some that delete or publish. Left out on purpose (asked about): package
- * publishing (`publish`, `nuget push`), self-updates (`uv self`, `poetry self`), removals of
+ * where a subcommand has some that delete or publish. `cargo publish`, `yank` and `owner` are
+ * modelled as publishing (publishing.ts: asked about). Left out on purpose (asked about): the
+ * other tools' package publishing (`uv publish`, `poetry publish`, `nuget push`), self-updates (`uv self`, `poetry self`), removals of
  * environments, tools and caches the rule does not model (`poetry env remove`, `uv tool
  * uninstall`, `conda remove`, `conda clean`, `hatch clean`, `bundle clean`, `nix store gc`,
  * `nix profile remove`, `dotnet nuget locals`), formatters the rule does not model (`uv format`,
