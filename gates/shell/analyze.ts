@@ -369,14 +369,14 @@ class AnalysisRun {
     const name = commandName(head.text);
     const ctx = this.context(cmd, state, outer, depth, stdin, setOutput, head.text, stdinFed);
     const base = COMMAND_RULES.has(name) ? null : unversioned(name);
-    const rule = COMMAND_RULES.get(name) ?? (base !== null ? COMMAND_RULES.get(base) : undefined);
-    // Closed world: a subcommand the program's rule does not model is not understood.
-    const model = COMMAND_MODELS.get(name) ?? (base !== null ? COMMAND_MODELS.get(base) : undefined);
-    const outside = model ? unmodelled(base !== null && !COMMAND_MODELS.has(name) ? base : name, model, argv.slice(1)) : null;
+    const rule = lookup(COMMAND_RULES, name, base)?.[1];
+    // Closed world: a subcommand the program's rule does not model is not understood ...
+    const model = lookup(COMMAND_MODELS, name, base);
+    const outside = model ? unmodelled(model[0], model[1], argv.slice(1)) : null;
     if (outside !== null) this.unknown(outside);
     // ... and an option a single-command program's rule does not model.
-    const options = COMMAND_OPTIONS.get(name) ?? (base !== null ? COMMAND_OPTIONS.get(base) : undefined);
-    const unknownOption = options ? unmodelledOption(base !== null && !COMMAND_OPTIONS.has(name) ? base : name, options, argv.slice(1)) : null;
+    const options = lookup(COMMAND_OPTIONS, name, base);
+    const unknownOption = options ? unmodelledOption(options[0], options[1], argv.slice(1)) : null;
     if (unknownOption !== null) this.unknown(unknownOption);
     if (rule) await rule(argv.slice(1), ctx);
     else if (head.text.includes("/")) await runScriptFile(head.text, argv.slice(1), ctx);
@@ -498,4 +498,15 @@ function dedupeEffects(effects: Effect[]): Effect[] {
     out.push(e);
   }
   return out;
+}
+
+/**
+ * A program's entry in one of the rule tables, with the name it was found under: its own name,
+ * else `base`, its name without a version suffix (`python3.11` -> `python`).
+ */
+function lookup<T>(table: ReadonlyMap<string, T>, name: string, base: string | null): readonly [string, T] | undefined {
+  const own = table.get(name);
+  if (own !== undefined) return [name, own];
+  const versioned = base !== null ? table.get(base) : undefined;
+  return versioned !== undefined ? [base!, versioned] : undefined;
 }

@@ -19,6 +19,7 @@ import type { ModelTable } from "./models.ts";
 import { posix } from "node:path";
 import type { Arg } from "../expand.ts";
 import { splitArgs } from "../options.ts";
+import { publishes } from "./publishing.ts";
 import { lit, type Rule, type RuleContext, type RuleTable } from "./types.ts";
 
 /** Deletes `rel` (relative to the cwd, or absolute) recursively, as a build tool's clean does. */
@@ -49,6 +50,8 @@ const cargo: Rule = async (args, ctx) => {
     if (flags.has("n") || flags.has("dry-run")) return;
     await cleans(ctx, values.get("target-dir")?.[0] ?? "target", "cargo clean deletes build outputs", { contents: values.has("p") || values.has("package") });
   } else if (sub === "fmt" && !rest.some((a) => a.text === "--check")) await writesCwd(ctx, "cargo fmt rewrites sources under");
+  else if ((sub === "publish" && !rest.some((a) => a.text === "--dry-run" || a.text === "-n")) || sub === "yank" || sub === "owner")
+    publishes(ctx, `cargo ${sub}`, "crates.io", rest, sub === "yank" && !rest.some((a) => a.text === "--undo"));
 };
 
 const go: Rule = async (args, ctx) => {
@@ -223,6 +226,13 @@ const subRunner =
     if (s.sub === sub) await runPayload(s.rest, ctx, `${ctx.name} ${sub}`, withValue);
   };
 
+/** pipenv: `run` runs its payload; `--rm` removes the project's virtualenv (with what was installed in it). */
+const pipenv: Rule = async (args, ctx) => {
+  if (args.some((a) => a.text === "--rm"))
+    ctx.effect({ op: "delete", path: "virtualenv:pipenv", external: true, destructive: true, why: "pipenv --rm removes the project's virtualenv" });
+  await subRunner("run")(args, ctx);
+};
+
 const nixShell: Rule = async (args, ctx) => {
   const i = args.findIndex((a) => a.text === "--run" || a.text === "--command");
   const code = i >= 0 ? args[i + 1] : undefined;
@@ -263,7 +273,7 @@ export const BUILD_TOOL_RULES: RuleTable = [
   ["uv", uv],
   ["uvx", uvx],
   ["poetry", poetry],
-  ["pipenv", subRunner("run")],
+  ["pipenv", pipenv],
   ["pdm", subRunner("run")],
   ["hatch", subRunner("run")],
   ["conda", subRunner("run", ["-n", "--name", "-p", "--prefix"])],
@@ -276,7 +286,7 @@ export const BUILD_TOOL_RULES: RuleTable = [
 ];
 
 // biome-ignore format: packed word lists
-const CARGO_SUBCOMMANDS = ["build", "b", "check", "c", "test", "t", "bench", "run", "r", "doc", "d", "clean", "fmt", "clippy", "fix", "new", "init", "add", "remove", "rm", "update", "fetch", "tree", "metadata", "search", "version", "help", "generate-lockfile", "locate-project", "pkgid", "vendor", "package", "verify-project", "read-manifest"];
+const CARGO_SUBCOMMANDS = ["build", "b", "check", "c", "test", "t", "bench", "run", "r", "doc", "d", "clean", "fmt", "clippy", "fix", "new", "init", "add", "remove", "rm", "update", "fetch", "tree", "metadata", "search", "version", "help", "generate-lockfile", "locate-project", "pkgid", "vendor", "package", "verify-project", "read-manifest", "publish", "yank", "owner"];
 // biome-ignore format: packed word lists
 const GO_SUBCOMMANDS = ["build", "test", "run", "vet", "fmt", "mod", "get", "install", "list", "env", "version", "doc", "generate", "clean", "help", "work", "tool"];
 // biome-ignore format: packed word lists
@@ -311,8 +321,9 @@ const BAZEL_MODEL = { subcommands: BAZEL_SUBCOMMANDS, valueOptions: ["--output_b
 /**
  * What the build-tool rules model: the subcommands of cargo, go, pip, uv, poetry, dotnet, nix,
  * pipenv, pdm, hatch, conda (mamba, micromamba), bundle and bazel, with second-level actions
- * where a subcommand has some that delete or publish. Left out on purpose (asked about): package
- * publishing (`publish`, `nuget push`), self-updates (`uv self`, `poetry self`), removals of
+ * where a subcommand has some that delete or publish. `cargo publish`, `yank` and `owner` are
+ * modelled as publishing (publishing.ts: asked about). Left out on purpose (asked about): the
+ * other tools' package publishing (`uv publish`, `poetry publish`, `nuget push`), self-updates (`uv self`, `poetry self`), removals of
  * environments, tools and caches the rule does not model (`poetry env remove`, `uv tool
  * uninstall`, `conda remove`, `conda clean`, `hatch clean`, `bundle clean`, `nix store gc`,
  * `nix profile remove`, `dotnet nuget locals`), formatters the rule does not model (`uv format`,

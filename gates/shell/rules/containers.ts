@@ -9,11 +9,13 @@
  * - `--privileged`, host namespaces (`--pid=host`), added capabilities and devices give the
  *   container the host: not understood;
  * - `cp` writes its host destination; `rm`, `rmi`, `kill`, `prune`, `volume rm`, `system prune`,
- *   `compose down -v` delete engine resources (external).
+ *   `compose down -v` delete engine resources (external);
+ * - `push`, `image push`, `compose push` and `build --push` publish an image (publishing.ts).
  */
 import type { ModelTable } from "./models.ts";
 import type { Arg } from "../expand.ts";
 import { outputFile } from "./output-files.ts";
+import { publishes } from "./publishing.ts";
 import { lit, type Rule, type RuleContext, type RuleTable } from "./types.ts";
 
 // biome-ignore format: a packed word list reads better than one word per line
@@ -89,6 +91,9 @@ async function runLike(args: Arg[], ctx: RuleContext, engine: string): Promise<v
   }
 }
 
+/** `build --push` or `--output type=registry` sends the image to its registry. */
+const pushes = (args: readonly Arg[]) => args.some((a) => a.text === "--push" || /^(--output=|type=)?.*type=registry/.test(a.text));
+
 function engineRule(engine: string): Rule {
   return async (args, ctx) => {
     let i = 0;
@@ -113,8 +118,10 @@ function engineRule(engine: string): Rule {
         });
         return;
       }
+      if (sub === "push" || ((sub === "build" || sub === "bake") && pushes(rest))) return publishes(ctx, `${engine} ${group} ${sub}`, "images", rest);
       if (group !== "container") return;
     }
+    if (sub === "push" || (sub === "build" && pushes(rest))) return publishes(ctx, `${engine} ${sub}`, "images", rest);
     if (sub === "compose") return compose(rest, ctx, engine);
     if (sub === "run" || sub === "create") return runLike(rest, ctx, engine);
     if (["rm", "rmi", "kill"].includes(sub)) {
@@ -156,6 +163,7 @@ async function compose(args: Arg[], ctx: RuleContext, engine: string): Promise<v
   }
   const sub = args[i]?.text ?? "";
   const rest = args.slice(i + 1);
+  if (sub === "push") return publishes(ctx, `${engine} compose push`, "images", rest);
   if ((sub === "down" && rest.some((a) => a.text === "-v" || a.text === "--volumes")) || sub === "rm") {
     ctx.effect({
       op: "delete",

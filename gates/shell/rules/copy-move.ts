@@ -10,7 +10,7 @@ import { posix } from "node:path";
 import { toAbsolute, type Arg } from "../expand.ts";
 import { listArchive, planRsync, RSYNC_VALUE_OPTIONS, rsyncDeletes } from "../dry-run.ts";
 import { hasAny, splitArgs } from "../options.ts";
-import type { OptionTable } from "./models.ts";
+import { type OptionModel, type OptionTable, valueOptions } from "./models.ts";
 import { outputFile } from "./output-files.ts";
 import { lit, type Rule, type RuleContext, type RuleTable } from "./types.ts";
 
@@ -279,9 +279,24 @@ const tar: Rule = async (args, ctx) => {
   }
 };
 
+/**
+ * zip's options (Info-ZIP zip(1) 3.0). Left out: `-O/--output-file` and `-F/-FF/-FS` (write or
+ * prune another archive than the one named), `-T/-TT` (test with a command of the caller's
+ * choosing), `-@` (names from stdin).
+ */
+// biome-ignore format: packed word lists
+const ZIP_OPTIONS: OptionModel = { short: "0123456789AcdDegjJklLmoqrRSuvXyzh", shortValue: "bntxiPs", long: ["recurse-paths", "recurse-patterns", "move", "delete", "quiet", "verbose", "update", "freshen", "junk-paths", "symlinks", "no-extra", "grow", "encrypt", "latest-time", "no-dir-entries", "to-crlf", "from-crlf", "adjust-sfx", "show-files", "display-counts", "display-bytes", "display-dots", "display-globaldots", "display-usize", "display-volume", "no-wild", "wild-stop-dirs", "license", "help", "version"], longValue: ["exclude", "include", "password", "temp-path", "suffixes", "split-size", "compression-method", "dot-size", "before", "after"] };
+/** unzip's options (Info-ZIP unzip(1) 6.0, and zipinfo's after -Z). Left out: `-:` and `-^` (names outside the folder, control characters). */
+const UNZIP_OPTIONS: OptionModel = { short: "lptvzZcfuonjaqsCDKLMUVWXTbBhN12", shortValue: "dxP", long: ["help", "version"] };
+
 const zip: Rule = async (args, ctx) => {
-  const { flags, operands } = splitArgs(args, { withValue: ["b", "t", "tt", "n", "P", "password", "x", "i", "O", "output-file"] });
+  const { flags, operands } = splitArgs(args, { withValue: valueOptions(ZIP_OPTIONS) });
   const [archive, ...files] = operands;
+  if (hasAny(flags, "d", "delete")) {
+    // The operands after the archive name entries inside it, not files.
+    if (archive) await outputFile(ctx, archive, "zip -d deletes entries from the archive");
+    return;
+  }
   if (archive) await ctx.targets([archive], "write", "zip writes the archive");
   if (hasAny(flags, "m", "move"))
     await ctx.targets(files, "delete", "zip -m deletes the sources after archiving", { recursive: hasAny(flags, "r"), destructive: true });
@@ -289,7 +304,7 @@ const zip: Rule = async (args, ctx) => {
 };
 
 const unzip: Rule = async (args, ctx) => {
-  const { flags, values, operands } = splitArgs(args, { withValue: ["d", "x", "P"] });
+  const { flags, values, operands } = splitArgs(args, { withValue: valueOptions(UNZIP_OPTIONS) });
   if (hasAny(flags, "l", "t", "v", "Z")) return;
   const dir = values.get("d")?.[0] ?? ".";
   if (hasAny(flags, "p", "c")) {
@@ -398,4 +413,6 @@ export const COPY_MOVE_OPTIONS: OptionTable = [
   ],
   ["rsync", { short: "vqcarRbudlLkKHpEAXogDtUNOJSnWxmIyzCF0s8hPi46V", shortValue: "B@Tf", long: RSYNC_LONG, longValue: RSYNC_LONG_VALUE, negatable: true }],
   ["tar", { short: "cdrtuxGnSkUWOmpsMBiajJzZhlRvwo?", shortValue: "CTXfLbHVKN", long: TAR_LONG, longValue: TAR_LONG_VALUE, bundledFirst: true }],
+  ["zip", ZIP_OPTIONS],
+  ["unzip", UNZIP_OPTIONS],
 ];

@@ -24,9 +24,9 @@
  * compressors, file writes, in-place editors, output-file arguments, interpreters (one
  * catalogue), shells, wrappers and fan-out (xargs, parallel), find, git (porcelain and plumbing),
  * data tools that apply their input (SQL clients, patch), schedules and keys, container
- * engines, build tools and package managers, runners and infrastructure.
+ * engines, build tools and package managers, runners and infrastructure, publishing to registries.
  */
-import { ARCHIVE_RULES } from "./archives.ts";
+import { ARCHIVE_OPTIONS, ARCHIVE_RULES } from "./archives.ts";
 import { BUILD_TOOL_MODELS, BUILD_TOOL_RULES } from "./build-tools.ts";
 import { CONTAINER_MODELS, CONTAINER_RULES } from "./containers.ts";
 import { COPY_MOVE_OPTIONS, COPY_MOVE_RULES } from "./copy-move.ts";
@@ -38,13 +38,14 @@ import { FIND_OPTIONS, FIND_RULES } from "./find.ts";
 import { GIT_MODELS, GIT_RULES } from "./git.ts";
 import { INTERPRETER_RULES } from "./interpreters.ts";
 import { NAVIGATION_RULES } from "./navigation.ts";
-import { OUTPUT_FILE_RULES } from "./output-files.ts";
+import { OUTPUT_FILE_OPTIONS, OUTPUT_FILE_RULES } from "./output-files.ts";
+import { PUBLISHING_MODELS, PUBLISHING_RULES } from "./publishing.ts";
 import { READ_ONLY_RULES } from "./read-only.ts";
 import { RUNNER_MODELS, RUNNER_RULES } from "./runners.ts";
 import { SHELL_RULES } from "./shells.ts";
 import type { ModelTable, OptionModel, OptionTable, ProgramModel } from "./models.ts";
 import type { Rule, RuleTable } from "./types.ts";
-import { USER_STATE_RULES } from "./user-state.ts";
+import { USER_STATE_OPTIONS, USER_STATE_RULES } from "./user-state.ts";
 import { WRAPPER_RULES } from "./wrappers.ts";
 
 /** One map from program name to rule; a name claimed by two families is a bug, caught at load. */
@@ -78,6 +79,7 @@ export const COMMAND_RULES: ReadonlyMap<string, Rule> = mergeRuleTables([
   CONTAINER_RULES,
   BUILD_TOOL_RULES,
   RUNNER_RULES,
+  PUBLISHING_RULES,
 ]);
 
 /**
@@ -86,7 +88,7 @@ export const COMMAND_RULES: ReadonlyMap<string, Rule> = mergeRuleTables([
  */
 export const COMMAND_MODELS: ReadonlyMap<string, ProgramModel> = (() => {
   const models = new Map<string, ProgramModel>();
-  for (const table of [GIT_MODELS, CONTAINER_MODELS, RUNNER_MODELS, BUILD_TOOL_MODELS] as readonly ModelTable[]) {
+  for (const table of [GIT_MODELS, CONTAINER_MODELS, RUNNER_MODELS, BUILD_TOOL_MODELS, PUBLISHING_MODELS] as readonly ModelTable[]) {
     for (const [name, model] of table) {
       if (!COMMAND_RULES.has(name)) throw new Error(`shell rules: "${name}" has a model but no rule`);
       if (models.has(name)) throw new Error(`shell rules: "${name}" has two models`);
@@ -103,7 +105,16 @@ export const COMMAND_MODELS: ReadonlyMap<string, ProgramModel> = (() => {
  */
 export const COMMAND_OPTIONS: ReadonlyMap<string, OptionModel> = (() => {
   const options = new Map<string, OptionModel>();
-  for (const table of [DELETION_OPTIONS, COPY_MOVE_OPTIONS, FILE_WRITE_OPTIONS, EDITOR_OPTIONS, FIND_OPTIONS] as readonly OptionTable[]) {
+  for (const table of [
+    DELETION_OPTIONS,
+    COPY_MOVE_OPTIONS,
+    ARCHIVE_OPTIONS,
+    FILE_WRITE_OPTIONS,
+    EDITOR_OPTIONS,
+    OUTPUT_FILE_OPTIONS,
+    USER_STATE_OPTIONS,
+    FIND_OPTIONS,
+  ] as readonly OptionTable[]) {
     for (const [name, model] of table) {
       if (!COMMAND_RULES.has(name)) throw new Error(`shell rules: "${name}" has an option model but no rule`);
       if (COMMAND_MODELS.has(name)) throw new Error(`shell rules: "${name}" has both subcommands and an option model`);

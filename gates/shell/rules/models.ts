@@ -129,10 +129,8 @@ export function unmodelledOption(name: string, model: OptionModel, args: readonl
       break;
     }
     if (t === "-" || !t.startsWith("-") || model.dashOperand?.test(t)) {
-      if (keys) {
-        const eq = t.indexOf("=");
-        if (eq <= 0 || !keys.has(t.slice(0, eq))) return `${name}: operand \`${t}\` is not modelled`;
-      }
+      const outside = unmodelledKey(name, keys, a);
+      if (outside !== null) return outside;
       continue;
     }
     if (t.startsWith("--")) {
@@ -155,12 +153,18 @@ export function unmodelledOption(name: string, model: OptionModel, args: readonl
       if (!short.includes(letter)) return notModelled(name, `-${letter}`, t);
     }
   }
-  if (keys)
-    for (const a of args.slice(i)) {
-      const eq = a.text.indexOf("=");
-      if (!a.unknown && (eq <= 0 || !keys.has(a.text.slice(0, eq)))) return `${name}: operand \`${a.text}\` is not modelled`;
-    }
+  for (const a of args.slice(i)) {
+    const outside = unmodelledKey(name, keys, a);
+    if (outside !== null) return outside;
+  }
   return null;
+}
+
+/** Why an operand is outside a `key=value` model (dd), or null; a word computed at run time is left to the rule. */
+function unmodelledKey(name: string, keys: ReadonlySet<string> | null, a: Arg): string | null {
+  if (keys === null || a.unknown) return null;
+  const eq = a.text.indexOf("=");
+  return eq > 0 && keys.has(a.text.slice(0, eq)) ? null : `${name}: operand \`${a.text}\` is not modelled`;
 }
 
 /** find-style: leading options, operands, then an expression of primaries. */
@@ -195,4 +199,26 @@ function unmodelledPrimary(name: string, model: OptionModel, args: readonly Arg[
     } else i += arity;
   }
   return null;
+}
+
+/** The options of a model that take a value, as `splitArgs` names them: the rule splits a command line by the same table that closes its world. */
+export function valueOptions(model: OptionModel): string[] {
+  return [...(model.shortValue ?? ""), ...(model.longValue ?? [])];
+}
+
+/**
+ * `args` with each cluster cut after a letter whose value is optional and attached only
+ * (`date -Iseconds` -> `-I`), so `splitArgs` does not read the value as more letters.
+ */
+export function cutOptionalValues(model: OptionModel, args: readonly Arg[]): Arg[] {
+  const optional = model.shortOptional ?? "";
+  const valued = model.shortValue ?? "";
+  return args.map((a) => {
+    if (a.unknown || !/^-[^-]/.test(a.text)) return a;
+    for (let j = 1; j < a.text.length; j++) {
+      if (valued.includes(a.text[j]!)) return a;
+      if (optional.includes(a.text[j]!)) return { ...a, text: a.text.slice(0, j + 1) };
+    }
+    return a;
+  });
 }

@@ -4,12 +4,14 @@
  * (the path policy judges where); writing over an existing, non-empty file loses its content and
  * is destructive, whatever the tool: `sort -o`, `uniq in out`, `iconv -o`, `pandoc -o`,
  * `xxd -r in out`, `openssl -out`, `split`/`csplit` chunks, `convert in out`, `ffmpeg -y ... out`,
- * `sdiff -o`, `tar -cf` over an archive, `yq -i` (an in-place edit). The input operands are reads.
+ * `sdiff -o`, `tar -cf` over an archive, `yq -i` (an in-place edit), `tree -o`. The input operands are reads.
+ * sort, uniq, split, csplit and tree model their options (OUTPUT_FILE_OPTIONS): any other is asked about.
  * (The shell's own `>` onto a file the same command reads is caught in analyze.ts.)
  */
 import { posix } from "node:path";
 import type { Arg } from "../expand.ts";
 import { hasAny, splitArgs } from "../options.ts";
+import { type OptionModel, type OptionTable, valueOptions } from "./models.ts";
 import { lit, type Rule, type RuleContext, type RuleTable } from "./types.ts";
 
 const HARMLESS_OUTPUTS = new Set(["-", "/dev/null", "/dev/stdout", "/dev/stderr"]);
@@ -34,15 +36,21 @@ export async function outputFile(ctx: RuleContext, arg: Arg, what: string, opts:
   }
 }
 
-/** Every existing entry a prefix-named output (`split`, `csplit`) would replace, plus the prefix itself. */
-async function prefixOutputs(ctx: RuleContext, prefix: string, what: string): Promise<void> {
+/**
+ * Every existing file a prefix-named output (`split`, `csplit`) would replace: the prefix
+ * followed by a name `suffix` matches (the chunk suffixes the program generates); when none
+ * exists, the first chunk's name, so where the chunks go is still judged.
+ */
+async function prefixOutputs(ctx: RuleContext, prefix: string, suffix: RegExp, what: string): Promise<void> {
   const cwd = ctx.state.cwd;
   const abs = prefix.startsWith("/") ? prefix : cwd === null ? null : posix.join(cwd, prefix);
   if (abs === null) return ctx.unknown(`${what}: ${prefix} is relative to an unknown directory`);
-  const existing = await ctx.env.glob(`${abs.replace(/[*?[\]{}]/g, "\\$&")}*`);
+  const existing = (await ctx.env.glob(`${abs.replace(/[*?[\]{}]/g, "\\$&")}*`)).filter((e) => e.startsWith(abs) && suffix.test(e.slice(abs.length)));
   for (const e of existing.slice(0, 64)) await outputFile(ctx, lit(e), what);
   if (existing.length === 0) await outputFile(ctx, lit(`${abs}aa`), what);
 }
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /** A program whose output file is the value of some flags (`-o`, `--output`); its operands are read. */
 function outputFlag(flags: readonly string[], withValue: readonly string[] = []): Rule {
@@ -66,10 +74,34 @@ function inputOutputOperands(withValue: readonly string[]): Rule {
   };
 }
 
-const sortRule: Rule = outputFlag(
-  ["o", "output"],
-  ["k", "key", "t", "field-separator", "S", "buffer-size", "T", "temporary-directory", "parallel", "files0-from"],
-);
+const HELP = ["help", "version"];
+/** sort's options (GNU coreutils sort(1)). Left out: `--compress-program` (runs a program), `--files0-from` (inputs named in a file). */
+// biome-ignore format: packed word lists
+const SORT_OPTIONS: OptionModel = { short: "bdfgiMhnRrVcCmsuz", shortValue: "kotST", long: ["ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort", "check", "merge", "stable", "unique", "zero-terminated", "debug", ...HELP], longValue: ["sort", "random-source", "key", "output", "field-separator", "buffer-size", "temporary-directory", "parallel", "batch-size"] };
+/** uniq's options (GNU coreutils uniq(1)); `--group` and `--all-repeated` take their method attached only. */
+// biome-ignore format: packed word lists
+const UNIQ_OPTIONS: OptionModel = { short: "cdDiuz", shortValue: "fsw", long: ["count", "repeated", "all-repeated", "group", "ignore-case", "unique", "zero-terminated", ...HELP], longValue: ["skip-fields", "skip-chars", "check-chars"] };
+/** split's options (GNU coreutils split(1)); `--filter` runs its command, which the rule analyses. */
+// biome-ignore format: packed word lists
+const SPLIT_OPTIONS: OptionModel = { short: "deux", shortValue: "abClnt", long: ["numeric-suffixes", "hex-suffixes", "elide-empty-files", "unbuffered", "verbose", ...HELP], longValue: ["suffix-length", "additional-suffix", "bytes", "line-bytes", "lines", "number", "separator", "filter"] };
+/** csplit's options (GNU coreutils csplit(1)). */
+const CSPLIT_OPTIONS: OptionModel = {
+  short: "ksz",
+  shortValue: "bfn",
+  long: ["keep-files", "suppress-matched", "quiet", "silent", "elide-empty-files", ...HELP],
+  longValue: ["suffix-format", "prefix", "digits"],
+};
+/** tree's options (tree(1) 2.x). Left out: `-R` (writes an output file into every folder), `--fromfile` (a listing read as the tree). */
+// biome-ignore format: packed word lists
+const TREE_OPTIONS: OptionModel = { short: "adlfxqNQpugshDFvtcUriASnCXJ", shortValue: "LPIoHT", long: ["gitignore", "ignore-case", "matchdirs", "metafirst", "prune", "info", "noreport", "inodes", "device", "dirsfirst", "filesfirst", "du", "si", "nolinks", "fflinks", "hyperlink", "opt-toggle", ...HELP], longValue: ["infofile", "charset", "filelimit", "timefmt", "sort", "scheme", "authority", "gitfile"] };
+
+const sortRule: Rule = outputFlag(["o", "output"], valueOptions(SORT_OPTIONS));
+
+/** tree lists folders (nothing read is judged, as for ls); `-o FILE` writes the listing. */
+const tree: Rule = async (args, ctx) => {
+  const { values } = splitArgs(args, { withValue: valueOptions(TREE_OPTIONS) });
+  for (const o of values.get("o") ?? []) await outputFile(ctx, lit(o), "tree -o writes");
+};
 
 // biome-ignore format: a packed word list reads better than one word per line
 const PANDOC_VALUES = ["f", "from", "r", "read", "t", "to", "w", "write", "template", "M", "metadata", "V", "variable", "c", "css", "resource-path", "lua-filter", "F", "filter", "bibliography", "csl", "reference-doc", "pdf-engine", "H", "include-in-header", "B", "include-before-body", "A", "include-after-body", "data-dir", "metadata-file", "defaults", "d", "highlight-style", "toc-depth", "columns", "dpi", "wrap", "extract-media"];
@@ -91,21 +123,26 @@ const openssl: Rule = async (args, ctx) => {
 };
 
 const split: Rule = async (args, ctx) => {
-  const { values, operands } = splitArgs(args, {
-    withValue: ["l", "lines", "b", "bytes", "C", "line-bytes", "n", "number", "a", "suffix-length", "additional-suffix", "t", "separator", "filter"],
-  });
+  const { values, operands } = splitArgs(args, { withValue: valueOptions(SPLIT_OPTIONS) });
   for (const f of values.get("filter") ?? []) await ctx.script(f, "split --filter");
   const [input, prefix] = operands;
   if (input && input.text !== "-") await ctx.targets([input], "read", "split reads");
   if (prefix?.unknown) return ctx.unknown("split writes chunks named at run time");
-  await prefixOutputs(ctx, prefix?.text ?? "x", "split writes a chunk");
+  // Chunks are PREFIX + a suffix of letters, digits (-d) or hex digits (-x), at least -a long, + --additional-suffix.
+  const length = Number(values.get("a")?.[0] ?? values.get("suffix-length")?.[0] ?? 2);
+  const n = Number.isInteger(length) && length > 0 ? length : 1;
+  const extra = escapeRegExp(values.get("additional-suffix")?.[0] ?? "");
+  await prefixOutputs(ctx, prefix?.text ?? "x", new RegExp(`^(?:[a-z]{${n},}|[0-9a-f]{${n},})${extra}$`), "split writes a chunk");
 };
 
 const csplit: Rule = async (args, ctx) => {
-  const { values, operands } = splitArgs(args, { withValue: ["f", "prefix", "b", "suffix-format", "n", "digits"] });
+  const { values, operands } = splitArgs(args, { withValue: valueOptions(CSPLIT_OPTIONS) });
   const prefix = values.get("f")?.[0] ?? values.get("prefix")?.[0] ?? "xx";
   if (operands[0] && operands[0].text !== "-") await ctx.targets([operands[0]], "read", "csplit reads");
-  await prefixOutputs(ctx, prefix, "csplit writes a piece");
+  // Pieces are PREFIX + -n digits, unless -b gives them a printf format (then any name is possible).
+  const digits = Number(values.get("n")?.[0] ?? values.get("digits")?.[0] ?? 2);
+  const suffix = values.has("b") || values.has("suffix-format") ? /^/ : new RegExp(`^[0-9]{${Number.isInteger(digits) && digits > 0 ? digits : 1},}$`);
+  await prefixOutputs(ctx, prefix, suffix, "csplit writes a piece");
 };
 
 /** ImageMagick convert / magick: the last operand is the output. */
@@ -158,7 +195,7 @@ const yq: Rule = async (args, ctx) => {
 
 export const OUTPUT_FILE_RULES: RuleTable = [
   ["sort", sortRule],
-  ["uniq", inputOutputOperands(["f", "s", "w", "skip-fields", "skip-chars", "check-chars", "group", "all-repeated"])],
+  ["uniq", inputOutputOperands(valueOptions(UNIQ_OPTIONS))],
   ["xxd", inputOutputOperands(["c", "cols", "g", "groupsize", "l", "len", "s", "seek", "o", "n", "name"])],
   ["iconv", outputFlag(["o", "output"], ["f", "from-code", "t", "to-code"])],
   ["pandoc", outputFlag(["o", "output"], PANDOC_VALUES)],
@@ -171,4 +208,15 @@ export const OUTPUT_FILE_RULES: RuleTable = [
   ["magick", convert],
   ["ffmpeg", ffmpeg],
   ["yq", yq],
+  ["tree", tree],
+];
+
+/** What the output-file rules model of the options of the programs whose output they judge. */
+export const OUTPUT_FILE_OPTIONS: OptionTable = [
+  ["sort", SORT_OPTIONS],
+  ["uniq", UNIQ_OPTIONS],
+  ["split", SPLIT_OPTIONS],
+  ["gsplit", SPLIT_OPTIONS],
+  ["csplit", CSPLIT_OPTIONS],
+  ["tree", TREE_OPTIONS],
 ];

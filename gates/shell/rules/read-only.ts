@@ -71,9 +71,9 @@ const awk: Rule = async (args, ctx) => {
 // and pure filters (stdin to stdout).
 // biome-ignore format: a packed word list reads better than one word per line
 const READ_ONLY = [
-  "ls", "ll", "pwd", "which", "whereis", "type", "stat", "du", "df", "true", "false", ":", "test", "[", "[[", "date", "whoami", "id",
+  "ls", "ll", "pwd", "which", "whereis", "type", "stat", "du", "df", "true", "false", ":", "test", "[", "[[", "whoami", "id",
   "uname", "hostname", "ps", "top", "sleep", "seq", "history", "exit", "return", "set", "shift", "shopt", "hash", "alias", "unalias",
-  "basename", "dirname", "realpath", "readlink", "file", "tree", "jobs", "wait", "kill", "uptime", "free", "lsof", "printenv",
+  "basename", "dirname", "realpath", "readlink", "file", "jobs", "wait", "kill", "uptime", "free", "lsof", "printenv",
   "locale", "tput", "clear", "git-lfs", "node-gyp", "nproc", "getconf", "cal", "bc", "expr", "yes", "mktemp", "let", "declare",
   "local", "export", "readonly", "typeset", "break", "continue", "umask", "ulimit", "tsc", "jest", "vitest", "mocha", "ava", "tap",
   "pytest", "rustc", "gcc", "cc", "g++", "clang", "clang++", "javac", "java", "ping", "dig", "nslookup", "host", "whois", "traceroute",

@@ -9,6 +9,7 @@ import { posix } from "node:path";
 import type { Arg } from "../expand.ts";
 import { hasAny, splitArgs } from "../options.ts";
 import { interpreterFor } from "./interpreters.ts";
+import { NPM_PUBLISHING, publishes } from "./publishing.ts";
 import { lit, type Rule, type RuleTable } from "./types.ts";
 
 function confirmAlways(what: (args: Arg[]) => string | null, resource?: (args: Arg[]) => string): Rule {
@@ -37,6 +38,15 @@ const npmLike: Rule = async (args, ctx) => {
     }
     return;
   }
+  const publishing = NPM_PUBLISHING[sub];
+  // `--dry-run` sends nothing; `dist-tag ls`, `owner ls`, `access list ...` only read.
+  const query = ["ls", "list", "get"].includes(args[1]?.text ?? "") && sub !== "publish" && sub !== "unpublish" && sub !== "deprecate";
+  if (publishing && !query && !args.some((a) => a.text === "--dry-run"))
+    return publishes(ctx, `${ctx.name} ${sub}`, "npm", args.slice(1), publishing === "remove");
+  if (publishing) return;
+  // yarn 2+: `yarn npm publish`, `yarn npm tag add`.
+  if (ctx.name === "yarn" && sub === "npm" && ["publish", "tag"].includes(args[1]?.text ?? ""))
+    return publishes(ctx, `yarn npm ${args[1]!.text}`, "npm", args.slice(2));
   if (sub === "exec" || sub === "x" || sub === "dlx") {
     const { rest } = splitArgs(args.slice(1), { withValue: ["p", "package", "c", "call"], stopAtOperand: true });
     const payload = rest[0]?.text === "--" ? rest.slice(1) : rest;
@@ -241,7 +251,7 @@ export const RUNNER_RULES: RuleTable = [
 ];
 
 // biome-ignore format: packed word lists
-const NPM_SUBCOMMANDS = [...PM_SUBCOMMANDS, "run", "run-script", "test", "t", "start", "stop", "restart", "exec", "x", "uninstall", "un", "rm", "update", "view", "v", "show", "explain", "fund", "doctor", "prune", "dedupe", "root", "bin", "prefix", "query", "whoami", "search", "ping", "pkg", "repo", "docs", "bugs", "help-search", "install-test", "it", "ci"];
+const NPM_SUBCOMMANDS = [...PM_SUBCOMMANDS, "run", "run-script", "test", "t", "start", "stop", "restart", "exec", "x", "uninstall", "un", "rm", "update", "view", "v", "show", "explain", "fund", "doctor", "prune", "dedupe", "root", "bin", "prefix", "query", "whoami", "search", "ping", "pkg", "repo", "docs", "bugs", "help-search", "install-test", "it", "ci", ...Object.keys(NPM_PUBLISHING)];
 // biome-ignore format: packed word lists
 const KUBECTL_SUBCOMMANDS = ["get", "describe", "logs", "explain", "api-resources", "api-versions", "version", "cluster-info", "config", "top", "events", "auth", "diff", "apply", "create", "delete", "edit", "patch", "replace", "scale", "rollout", "label", "annotate", "expose", "run", "set", "drain", "cordon", "uncordon", "taint", "exec", "port-forward", "proxy", "cp", "wait", "kustomize"];
 // biome-ignore format: packed word lists

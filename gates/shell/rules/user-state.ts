@@ -8,13 +8,26 @@
  *   rewrites a key (-p, -c) or known_hosts (-R), and only reads with -l, -y, -F; `ssh-add -D/-d`
  *   drop identities from the agent; gpg keyring changes (--import, --recv-keys, key generation,
  *   --edit-key, deletions) are external effects on the keyring (deletions destructive), its
- *   -o/--output files are written (over an existing file only with --yes).
+ *   -o/--output files are written (over an existing file only with --yes);
+ * - the clock: `date -s` or `date MMDDhhmm` sets the system time (external).
+ * crontab, ssh-keygen and date model their options (USER_STATE_OPTIONS): any other is asked about.
  */
 import { posix } from "node:path";
 import { toAbsolute } from "../expand.ts";
 import { hasAny, splitArgs } from "../options.ts";
+import { cutOptionalValues, type OptionModel, type OptionTable, valueOptions } from "./models.ts";
 import { outputFile } from "./output-files.ts";
 import { lit, type Rule, type RuleTable } from "./types.ts";
+
+const CRONTAB_OPTIONS: OptionModel = { short: "lreiTVs", shortValue: "ux" };
+const SSH_KEYGEN_OPTIONS: OptionModel = { short: "ABceghHilLpqQUvy", shortValue: "abCDEFfImNnOPRrstVwYZz" };
+const DATE_OPTIONS: OptionModel = {
+  short: "Ru",
+  shortValue: "dfrs",
+  shortOptional: "I",
+  long: ["debug", "rfc-email", "utc", "universal", "resolution", "iso-8601", "help", "version"],
+  longValue: ["date", "file", "reference", "set", "rfc-3339"],
+};
 
 /** Commands of crontab lines (five time fields or an @keyword, then the command). */
 export function cronCommands(text: string): string[] {
@@ -29,7 +42,7 @@ export function cronCommands(text: string): string[] {
 }
 
 const crontab: Rule = async (args, ctx) => {
-  const { flags, values, operands } = splitArgs(args, { withValue: ["u", "s"] });
+  const { flags, values, operands } = splitArgs(args, { withValue: valueOptions(CRONTAB_OPTIONS) });
   const user = values.get("u")?.[0] ?? "user";
   const resource = `crontab:${user}`;
   if (hasAny(flags, "l", "T", "V")) return;
@@ -106,50 +119,22 @@ const DEFAULT_KEY: Record<string, string> = {
 };
 
 const sshKeygen: Rule = async (args, ctx) => {
-  const { flags, values } = splitArgs(args, {
-    withValue: [
-      "f",
-      "t",
-      "b",
-      "C",
-      "N",
-      "P",
-      "R",
-      "F",
-      "E",
-      "m",
-      "O",
-      "I",
-      "n",
-      "V",
-      "z",
-      "s",
-      "h",
-      "Y",
-      "a",
-      "w",
-      "Z",
-      "D",
-      "K",
-      "G",
-      "M",
-      "S",
-      "T",
-      "r",
-      "J",
-      "j",
-      "W",
-    ],
-  });
+  const { flags, values, operands } = splitArgs(args, { withValue: valueOptions(SSH_KEYGEN_OPTIONS) });
   const home = ctx.state.home;
   const type = values.get("t")?.[0] ?? "ed25519";
   const file = values.get("f")?.[0];
-  if (hasAny(flags, "l", "y", "B", "e", "Q", "k", "L") || values.has("F") || values.has("Y") || values.has("D")) {
+  if (values.get("Y")?.includes("sign")) {
+    // -Y sign writes FILE.sig next to each signed file.
+    for (const o of operands) if (!o.unknown) await outputFile(ctx, lit(`${o.text}.sig`), "ssh-keygen -Y sign writes a signature");
+    return;
+  }
+  if (hasAny(flags, "l", "y", "B", "e", "i", "Q", "L") || values.has("F") || values.has("Y") || values.has("D")) {
     if (file) await ctx.targets([lit(file)], "read", "ssh-keygen reads the key");
     return;
   }
-  if (values.has("R")) {
-    await outputFile(ctx, lit(file ?? posix.join(home, ".ssh/known_hosts")), "ssh-keygen -R rewrites known_hosts");
+  if (values.has("R") || hasAny(flags, "H")) {
+    const what = values.has("R") ? "ssh-keygen -R rewrites known_hosts" : "ssh-keygen -H rewrites known_hosts (hashing its names)";
+    await outputFile(ctx, lit(file ?? posix.join(home, ".ssh/known_hosts")), what);
     return;
   }
   if (hasAny(flags, "p", "c")) {
@@ -239,7 +224,19 @@ const gpg: Rule = async (args, ctx) => {
   }
 };
 
+/** date: `-s/--set STRING`, or an operand that is not a `+FORMAT` (`date MMDDhhmm`), sets the system clock. */
+const date: Rule = async (args, ctx) => {
+  const { values, operands } = splitArgs(cutOptionalValues(DATE_OPTIONS, args), { withValue: valueOptions(DATE_OPTIONS) });
+  const set = [...(values.get("s") ?? []), ...(values.get("set") ?? [])][0];
+  // An empty operand is an invalid date: date stops there.
+  const operand = operands.find((o) => o.unknown || (o.text !== "" && !o.text.startsWith("+")));
+  if (set === undefined && operand === undefined) return;
+  if (set === undefined && operand?.unknown) return ctx.unknown(`date: an operand computed at run time (${operand.src}) may set the system clock`);
+  ctx.effect({ op: "write", path: "system:clock", external: true, why: `date ${set !== undefined ? "-s" : operand!.text} sets the system clock` });
+};
+
 export const USER_STATE_RULES: RuleTable = [
+  ["date", date],
   ["crontab", crontab],
   ["at", at],
   ["batch", at],
@@ -252,4 +249,17 @@ export const USER_STATE_RULES: RuleTable = [
   ["ssh-add", sshAdd],
   ["gpg", gpg],
   ["gpg2", gpg],
+];
+
+/**
+ * What the schedule and key rules model of their programs' options: crontab(1) (cronie and
+ * Vixie cron), ssh-keygen(1) (OpenSSH 9) and date(1) (GNU coreutils). Left out of ssh-keygen:
+ * `-k`/`-u` (write a KRL), `-K` (downloads resident keys into the
+ * folder), `-M`, `-G`, `-T`, `-J`, `-j`, `-W`, `-S` (moduli files). gpg's options are not
+ * modelled here: its keyring commands are judged by name (GPG_KEYRING_WRITES, GPG_KEYRING_DELETES).
+ */
+export const USER_STATE_OPTIONS: OptionTable = [
+  ["crontab", CRONTAB_OPTIONS],
+  ["ssh-keygen", SSH_KEYGEN_OPTIONS],
+  ["date", DATE_OPTIONS],
 ];

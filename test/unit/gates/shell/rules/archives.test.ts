@@ -120,3 +120,42 @@ describe("extractors over existing files", () => {
     expect((await decide("rename -n 's/\\.ts$/.js/' src/*.ts")).kind).toBe("allow");
   });
 });
+
+describe("compressors split their command line by their own option table", () => {
+  it("gzip -q takes no value: its operand is still replaced", async () => {
+    const d = await decide("gzip -q users.csv");
+    expect(d.kind).toBe("confirm");
+    expect(d.why).toContain("gzip replaces the file with its compressed copy");
+    expect((await decide("gzip -q -k users.csv")).kind).toBe("allow");
+  });
+
+  it("zstd -o, brotli -o and lz4's second operand name the output: -f over an existing one loses it", async () => {
+    const env = classesWorld();
+    env.addFile("/workspace/report.zst", "old");
+    env.addFile("/workspace/report.lz4", "old");
+    env.addFile("/workspace/report.br", "old");
+    for (const cmd of ["zstd -f -o report.zst users.csv", "lz4 -f users.csv report.lz4", "brotli -f -o report.br users.csv"]) {
+      const d = await decide(cmd, env);
+      expect(d.kind, cmd).toBe("confirm");
+      expect(d.why, cmd).toContain("over an existing file");
+    }
+    expect(await kinds(["zstd -o new.zst users.csv", "lz4 users.csv new.lz4", "zstd -f -o new.zst users.csv"], env)).toEqual([
+      "zstd -o new.zst users.csv -> allow",
+      "lz4 users.csv new.lz4 -> allow",
+      "zstd -f -o new.zst users.csv -> allow",
+    ]);
+  });
+
+  it("an option outside a compressor's table is asked about by name", async () => {
+    const d = await decide("gzip -k --frob users.csv");
+    expect(d.kind).toBe("confirm");
+    expect(d.why).toContain("gzip: option `--frob` is not modelled");
+  });
+
+  it("7z asks about a switch it does not model, naming it", async () => {
+    const d = await decide("7z x -spf archive/a.7z");
+    expect(d.kind).not.toBe("allow");
+    expect(d.why).toContain("7z: switch `-spf` is not modelled");
+    expect((await decide("7z l -slt archive/a.7z")).kind).toBe("allow");
+  });
+});

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createFakeEnv } from "../../../../../scripts/fixtures/fake-env.ts";
 import { COMMAND_MODELS, COMMAND_OPTIONS } from "../../../../../gates/shell/rules/index.ts";
+import { NPM_PUBLISHING } from "../../../../../gates/shell/rules/publishing.ts";
 import { unmodelled, unmodelledOption, type OptionModel } from "../../../../../gates/shell/rules/models.ts";
 import { lit } from "../../../../../gates/shell/rules/types.ts";
 import { decide } from "./decide.ts";
@@ -348,5 +349,140 @@ describe("properties of the option models", () => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe("compressors, zip, cpio, sort, uniq, split, tree, crontab, ssh-keygen and date model their options", () => {
+  it.each([
+    ["gzip --frob a", "gzip: option `--frob` is not modelled"],
+    ["gunzip -kX a.gz", "gunzip: option `-X` is not modelled (in `-kX`)"],
+    ["xz --files=list", "xz: option `--files` is not modelled"],
+    ["zstd --output-dir-flat out a", "zstd: option `--output-dir-flat` is not modelled"],
+    ["zstd --filelist list", "zstd: option `--filelist` is not modelled"],
+    ["bzip2 -Q a", "bzip2: option `-Q` is not modelled"],
+    ["lz4 -X a", "lz4: option `-X` is not modelled"],
+    ["brotli --frob a", "brotli: option `--frob` is not modelled"],
+    ["pixz -i a -o b", "pixz: option `-i` is not modelled"],
+    ["cpio --rsh-command=sh -o", "cpio: option `--rsh-command` is not modelled"],
+    ["cpio -i --absolute-filenames", "cpio: option `--absolute-filenames` is not modelled"],
+    ["zip -O other.zip a.zip f", "zip: option `-O` is not modelled"],
+    ["zip -FS a.zip f", "zip: option `-F` is not modelled (in `-FS`)"],
+    ["zip -TT sh a.zip f", "zip: option `-T` is not modelled (in `-TT`)"],
+    ["zip -@ a.zip", "zip: option `-@` is not modelled"],
+    ["unzip -: a.zip", "unzip: option `-:` is not modelled"],
+    ["sort --compress-program=sh -o out in", "sort: option `--compress-program` is not modelled"],
+    ["sort --files0-from=list", "sort: option `--files0-from` is not modelled"],
+    ["uniq -X a b", "uniq: option `-X` is not modelled"],
+    ["split --frob a", "split: option `--frob` is not modelled"],
+    ["csplit -q a 3", "csplit: option `-q` is not modelled"],
+    ["tree -R", "tree: option `-R` is not modelled"],
+    ["tree --fromfile list", "tree: option `--fromfile` is not modelled"],
+    ["crontab -X", "crontab: option `-X` is not modelled"],
+    ["ssh-keygen -K", "ssh-keygen: option `-K` is not modelled"],
+    ["ssh-keygen -M generate out", "ssh-keygen: option `-M` is not modelled"],
+    ["date --frob", "date: option `--frob` is not modelled"],
+  ])("%s", (line, reason) => {
+    expect(check(line)).toBe(reason);
+  });
+
+  it.each([
+    "gzip -9 -k -S .gzip a",
+    "gunzip -f -c a.gz",
+    "xz -T0 -e -9 a",
+    "xz --threads 4 --check=crc32 a",
+    "zstd -19 --long -T0 -o out.zst a",
+    "zstd --rm -q a",
+    "lz4 -9 -BD a out.lz4",
+    "brotli -q 11 -o out.br a",
+    "lzip -9 -k a",
+    "pigz -p 4 -k a",
+    "bzip2 -dk a.bz2",
+    "cpio -idmv -D out",
+    "cpio -o -H newc -F out.cpio",
+    "zip -r -q -9 out.zip src -x *.log",
+    "zip -d a.zip old.txt",
+    "unzip -q -o a.zip -d out",
+    "unzip -Z1 a.zip",
+    "sort -u -k 2,2 -t , -o out.csv in.csv",
+    "sort --check=quiet in",
+    "uniq -c --group=append in out",
+    "split -l 100 -d -a 3 --additional-suffix=.csv in part-",
+    "csplit -f part -n 3 -z in /x/ {*}",
+    "tree -L 2 -I node_modules -o out.txt",
+    "crontab -l -u alice",
+    "crontab -ir",
+    "ssh-keygen -t ed25519 -C me -N x -f key",
+    "ssh-keygen -lf key.pub",
+    "date -u +%Y-%m-%d",
+    "date -d yesterday -Iseconds",
+  ])("%s is within the model", (line) => {
+    expect(check(line)).toBeNull();
+  });
+});
+
+describe("publishing to a registry is asked about, naming the command; building and checking stay allowed", () => {
+  it.each([
+    ["npm publish", "npm publish publishes to a registry"],
+    ["npm publish --tag next", "npm publish publishes to a registry"],
+    ["npm unpublish pkg@1.0.0", "npm unpublish removes from a registry"],
+    ["npm deprecate pkg@1 gone", "npm deprecate publishes to a registry"],
+    ["npm dist-tag add pkg@1.0.0 latest", "npm dist-tag publishes to a registry"],
+    ["pnpm publish --no-git-checks", "pnpm publish publishes to a registry"],
+    ["yarn publish", "yarn publish publishes to a registry"],
+    ["yarn npm publish --access public", "yarn npm publish publishes to a registry"],
+    ["bun publish", "bun publish publishes to a registry"],
+    ["cargo publish", "cargo publish publishes to a registry"],
+    ["cargo yank --version 1.0.0", "cargo yank removes from a registry"],
+    ["twine upload dist/*", "twine upload publishes to a registry"],
+    ["gem push pkg-1.0.gem", "gem push publishes to a registry"],
+    ["gem yank pkg -v 1.0", "gem yank removes from a registry"],
+    ["docker push registry.example/app:1", "docker push publishes to a registry"],
+    ["podman image push app", "podman image push publishes to a registry"],
+    ["docker buildx build --push -t app .", "docker buildx build publishes to a registry"],
+    ["docker compose push", "docker compose push publishes to a registry"],
+    ["pipenv --rm", "pipenv --rm removes the project's virtualenv"],
+  ])("%s", async (cmd, reason) => {
+    const d = await decide(cmd);
+    expect(d.kind).toBe("confirm");
+    expect(d.why).toContain(reason);
+  });
+
+  it("dry runs, queries, packing and building publish nothing", async () => {
+    for (const cmd of [
+      "npm publish --dry-run",
+      "npm pack",
+      "npm dist-tag ls pkg",
+      "cargo publish --dry-run",
+      "cargo package",
+      "twine check dist/*",
+      "gem build pkg.gemspec",
+      "gem list",
+      "docker build -t app .",
+      "pipenv install",
+    ])
+      expect((await decide(cmd)).kind, cmd).toBe("allow");
+  });
+
+  it("property: a publishing subcommand of any npm-like program, with any package words after it, is never allowed", async () => {
+    const word = fc.stringMatching(/^[a-z@][a-z0-9.@/-]{0,10}$/).filter((w) => !["ls", "list", "get"].includes(w));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("npm", "pnpm", "yarn", "bun"),
+        fc.constantFrom(...Object.keys(NPM_PUBLISHING)),
+        fc.array(word, { maxLength: 3 }),
+        async (program, sub, rest) => {
+          const d = await decide([program, sub, ...rest].join(" "));
+          expect(d.kind).not.toBe("allow");
+          expect(d.why).toContain(`${program} ${sub}`);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("gem asks about a subcommand it does not model, naming it", async () => {
+    const d = await decide("gem uninstall rake");
+    expect(d.kind).toBe("confirm");
+    expect(d.why).toContain("gem: subcommand `uninstall` is not modelled");
   });
 });

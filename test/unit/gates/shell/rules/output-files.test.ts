@@ -122,3 +122,42 @@ describe("output-file arguments", () => {
     ]);
   });
 });
+
+describe("the output-file programs with an option table", () => {
+  it("uniq's --group takes its method attached only: the next words stay input and output", async () => {
+    const d = await decide("uniq --group users.csv words.txt");
+    expect(d.kind).toBe("confirm");
+    expect(d.why).toContain("uniq writes its output operand");
+  });
+
+  it("split and csplit replace only names shaped like their chunks", async () => {
+    const { classesWorld } = await import("../../../../../scripts/fixtures/classes-corpus.ts");
+    const env = classesWorld();
+    env.addFile("/workspace/part-aa", "old\n");
+    env.addFile("/workspace/part-notes.md", "keep\n");
+    env.addFile("/workspace/xx01", "old\n");
+    const d = await decide("split -l 10 users.csv part-", env);
+    expect(d.kind).toBe("confirm");
+    expect(d.why).toContain("/workspace/part-aa");
+    expect(d.why).not.toContain("part-notes.md");
+    expect(await kinds(["split -l 10 users.csv part-x", "split -d users.csv part-", "csplit users.csv 3", "csplit -f yy users.csv 3"], env)).toEqual([
+      "split -l 10 users.csv part-x -> allow",
+      "split -d users.csv part- -> confirm",
+      "csplit users.csv 3 -> confirm",
+      "csplit -f yy users.csv 3 -> allow",
+    ]);
+  });
+
+  it("tree -o writes its listing: over an existing file it is lost; tree alone reads", async () => {
+    const d = await decide("tree -L 2 -o words.txt");
+    expect(d.kind).toBe("confirm");
+    expect(d.why).toContain("tree -o writes (over an existing file");
+    expect(await kinds(["tree -L 2", "tree -o listing.txt", "tree -R"])).toEqual(["tree -L 2 -> allow", "tree -o listing.txt -> allow", "tree -R -> confirm"]);
+  });
+
+  it("sort asks about an option that runs a program, naming it", async () => {
+    const d = await decide("sort --compress-program=sh -o sorted.txt users.csv");
+    expect(d.kind).toBe("confirm");
+    expect(d.why).toContain("sort: option `--compress-program` is not modelled");
+  });
+});

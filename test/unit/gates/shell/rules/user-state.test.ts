@@ -100,3 +100,34 @@ describe("keys", () => {
     ]);
   });
 });
+
+describe("the clock and the options of crontab and ssh-keygen", () => {
+  it("date -s, --set and a MMDDhhmm operand set the system clock; formats and -d only print", async () => {
+    expect(
+      await kinds(["date -s 2020-01-01", "date --set=12:00", "date 010112002020", "date", "date +%s", "date -u -d yesterday +%F", "date -Iseconds"]),
+    ).toEqual([
+      "date -s 2020-01-01 -> confirm",
+      "date --set=12:00 -> confirm",
+      "date 010112002020 -> confirm",
+      "date -> allow",
+      "date +%s -> allow",
+      "date -u -d yesterday +%F -> allow",
+      "date -Iseconds -> allow",
+    ]);
+    expect((await decide("date -s 2020-01-01")).why).toContain("date -s sets the system clock");
+    expect((await decide('date "$(cat when.txt)"')).why).toContain("date: an operand computed at run time");
+  });
+
+  it("an option crontab or ssh-keygen does not model is asked about by name", async () => {
+    expect((await decide("crontab -X")).why).toContain("crontab: option `-X` is not modelled");
+    expect((await decide("ssh-keygen -K -f key")).why).toContain("ssh-keygen: option `-K` is not modelled");
+    expect((await decide("crontab -l")).kind).toBe("allow");
+  });
+
+  it("ssh-keygen -H rewrites known_hosts; -Y sign writes a signature next to the file", async () => {
+    const h = await decide("ssh-keygen -H -f known");
+    expect(h.explanation.targets.some((t) => t.path === "/workspace/known" && t.why.startsWith("ssh-keygen -H rewrites known_hosts"))).toBe(true);
+    const d = await decide("ssh-keygen -Y sign -f key -n file words.txt");
+    expect(d.explanation.targets.some((t) => t.path === "/workspace/words.txt.sig")).toBe(true);
+  });
+});
