@@ -102,10 +102,15 @@ export function geminiCallsOf(step: Step): ProductCall[] {
 
 /**
  * The product's refusals, as its function responses word them (0.61): its policy engine's deny
- * (a rule's, or a headless session's "ask" that nobody can answer), a tool its approval mode
- * leaves out of a headless session, a path outside its workspace.
+ * (a rule's, or a headless session's "ask" that nobody can answer), a BeforeTool hook's block, a
+ * tool its approval mode leaves out of a headless session, a path outside its workspace.
  */
-const REFUSALS: readonly RegExp[] = [/^Tool execution denied by policy\b/, /^Tool "[^"]+" not found\b/, /^Path not in workspace: /];
+const REFUSALS: readonly RegExp[] = [
+  /^Tool execution denied by policy\b/,
+  /^Tool execution blocked: /,
+  /^Tool "[^"]+" not found\b/,
+  /^Path not in workspace: /,
+];
 
 /** A shell command's result without the wrapper the product puts around what the command printed. */
 export function shellResult(text: string): string {

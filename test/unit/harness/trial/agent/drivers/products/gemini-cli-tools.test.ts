@@ -118,6 +118,7 @@ describe("how a call ended, from Gemini CLI's function response", () => {
     expect(geminiOutcome(true, "File not found: /workspace/x", "read_file")).toBe("error");
     expect(geminiOutcome(true, "Could not find an exact match for 'old_string'", "replace")).toBe("error");
     expect(geminiOutcome(true, "Tool execution denied by policy. Destructive shell commands are not allowed.", "run_shell_command")).toBe("blocked");
+    expect(geminiOutcome(true, "Tool execution blocked: no writes to dotfiles", "write_file")).toBe("blocked");
     expect(geminiOutcome(false, "Successfully overwrote file: /workspace/a", "write_file")).toBe("ok");
   });
 });
