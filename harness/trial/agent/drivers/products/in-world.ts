@@ -2,7 +2,7 @@
  * How an agent product runs inside the trial's sandbox: where its package, the harness's
  * endpoint, its state and its temporary files are mounted, and the forwarder that carries its
  * model requests from a port of the sandbox's own network namespace to the endpoint's unix
- * socket. One run for every product (Claude Code, Codex): the product's argv and environment
+ * socket. One run for every product (Claude Code, Codex, Gemini CLI): the product's argv and environment
  * are all that differ.
  */
 import type { ProcessAgentContext } from "../types.ts";
