@@ -10,8 +10,8 @@
  * in a private tmpfs, not in the world: what it changes in the world is what its tools did. Its
  * user settings file is copied there from the endpoint's folder before it starts: the harness's
  * own settings (the API key as the way in, no telemetry, no usage statistics, no update check,
- * no IDE, no sub-agents or skills, no web tools, no model-side edit correction) under the
- * configuration's. The model it is told to use is the harness's own name, so it routes nothing
+ * no IDE, no sub-agents or skills, no web tools, no model-side edit correction, its own grep
+ * tool whether or not the machine has ripgrep) under the configuration's. The model it is told to use is the harness's own name, so it routes nothing
  * to a classifier model and every request is the agent's turn.
  */
 import { writeFileSync } from "node:fs";
@@ -52,7 +52,7 @@ export const HARNESS_SETTINGS: Readonly<Record<string, unknown>> = {
   telemetry: { enabled: false },
   ide: { enabled: false },
   model: { disableLoopDetection: true, skipNextSpeakerCheck: true },
-  tools: { disableLLMCorrection: true, exclude: ["web_fetch", "google_web_search"] },
+  tools: { disableLLMCorrection: true, useRipgrep: false, exclude: ["web_fetch", "google_web_search"] },
   experimental: { enableAgents: false },
   skills: { enabled: false },
 };
