@@ -24,6 +24,19 @@ export { CONFIGS_DIR, listGateConfigNames } from "./config-entry.ts";
 export const ProjectTrustMode = z.enum(["always", "never", "ask"]);
 export type ProjectTrustMode = z.infer<typeof ProjectTrustMode>;
 
+/** One rule of Gemini CLI's policy engine, as its TOML policy files spell it. */
+const GeminiPolicyRule = z.strictObject({
+  toolName: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  commandPrefix: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+  commandRegex: z.string().min(1).optional(),
+  argsPattern: z.string().min(1).optional(),
+  decision: z.enum(["allow", "deny", "ask_user"]),
+  priority: z.number().int().min(0).max(999),
+  modes: z.array(z.enum(["default", "autoEdit", "yolo", "plan"])).optional(),
+  interactive: z.boolean().optional(),
+  denyMessage: z.string().optional(),
+});
+
 const GateConfigSchema = z.strictObject({
   description: z.string().min(1),
   project_trust: ProjectTrustMode.optional(),
@@ -69,6 +82,13 @@ const GateConfigSchema = z.strictObject({
         approval_policy: z.enum(["untrusted", "on-failure", "on-request", "never"]),
         config: z.record(z.string(), z.unknown()).default({}),
       }),
+      // Gemini CLI: its approval mode, settings.json values and policy rules (written as a TOML policy file).
+      z.strictObject({
+        name: z.literal("gemini-cli"),
+        approval_mode: z.enum(["default", "auto_edit", "yolo", "plan"]),
+        settings: z.record(z.string(), z.unknown()).default({}),
+        policy: z.array(GeminiPolicyRule).default([]),
+      }),
     ])
     .optional(),
   layers: z
@@ -110,7 +130,8 @@ export interface GateConfig {
   /**
    * An agent product's own settings as the gate (runs only with that product's agents): Claude
    * Code's permission mode and settings file; Codex's sandbox mode and config.toml values (its
-   * approval policy among them).
+   * approval policy among them); Gemini CLI's approval mode, and its settings.json values and
+   * policy rules as `settings` and `policy`.
    */
   product?: { name: string; permissionMode: string; settings: Readonly<Record<string, unknown>> };
 }
@@ -137,6 +158,7 @@ function buildLayer(gate: string, options: Record<string, unknown>, where: strin
 
 function productSettings(p: NonNullable<z.infer<typeof GateConfigSchema>["product"]>): NonNullable<GateConfig["product"]> {
   if (p.name === "codex") return { name: p.name, permissionMode: p.sandbox, settings: { ...p.config, approval_policy: p.approval_policy } };
+  if (p.name === "gemini-cli") return { name: p.name, permissionMode: p.approval_mode, settings: { settings: p.settings, policy: p.policy } };
   return { name: p.name, permissionMode: p.permission_mode, settings: p.settings };
 }
 

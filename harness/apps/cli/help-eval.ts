@@ -25,6 +25,9 @@ export const AGENT_LINES: Readonly<Record<string, string>> = {
   codex: "the reference and every hand-written persona played through Codex in the sandbox, under a codex-* gate (docs/products.md)",
   "codex:reference": "the reference alone through Codex",
   "codex:<persona>": "one persona through Codex",
+  "gemini-cli": "the reference and every hand-written persona played through Gemini CLI in the sandbox, under a gemini-cli-* gate (docs/products.md)",
+  "gemini-cli:reference": "the reference alone through Gemini CLI",
+  "gemini-cli:<persona>": "one persona through Gemini CLI",
   "<provider>/<model>": "a real model through @mariozechner/pi-ai, its API key from the provider's variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, ...)",
 };
 

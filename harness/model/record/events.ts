@@ -98,7 +98,7 @@ const OPTIONS = [
   event("product_call", {
     id: callId,
     tool: z.string(),
-    /** `unknown`: the product's own sandbox could not start the call, so it says nothing of the gate. */
+    /** `unknown`: the call's end says nothing of the gate (Codex's own sandbox could not start it; a result of a form Gemini CLI's reading does not know). */
     outcome: z.enum(["ok", "blocked", "error", "unknown"]),
     result: z.string(),
     prep: z.literal(true).optional(),
@@ -112,7 +112,7 @@ const OPTIONS = [
     other_requests: z.array(z.string()).optional(),
     permission_denials: z.number().optional(),
     result: z.string().optional(),
-    /** Whether the product reported its turn as completed, and the error it reported (Codex). */
+    /** Whether the product reported its turn as completed (Codex), and the error it reported (Codex, Gemini CLI). */
     turn_completed: z.boolean().optional(),
     product_error: z.string().optional(),
     stderr: z.string().optional(),

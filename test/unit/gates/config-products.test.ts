@@ -53,4 +53,30 @@ describe("product gate configurations", () => {
       loadGateConfig(file("badpolicy.yaml", "description: x\nproduct:\n  name: codex\n  sandbox: read-only\n  approval_policy: sometimes\n")),
     ).toThrow(/approval_policy/);
   });
+
+  it("a Gemini CLI configuration carries its approval mode, its settings and its policy rules", () => {
+    expect(gate("gemini-cli-default").product).toEqual({ name: "gemini-cli", permissionMode: "default", settings: { settings: {}, policy: [] } });
+    expect(gate("gemini-cli-auto-edit").product?.permissionMode).toBe("auto_edit");
+    expect(gate("gemini-cli-yolo").product?.permissionMode).toBe("yolo");
+    const policy = gate("gemini-cli-yolo-policy").product?.settings.policy as { toolName: string; commandPrefix: string[]; decision: string }[];
+    expect(policy[0]).toMatchObject({ toolName: "run_shell_command", decision: "deny" });
+    expect(policy[0]!.commandPrefix).toContain("rm -rf");
+    const own = file(
+      "gemini-own.yaml",
+      "description: x\nproduct:\n  name: gemini-cli\n  approval_mode: auto_edit\n  settings:\n    tools: { sandbox: false }\n  policy:\n    - { toolName: write_file, decision: ask_user, priority: 10, modes: [autoEdit] }\n",
+    );
+    expect(loadGateConfig(own).product?.settings).toEqual({
+      settings: { tools: { sandbox: false } },
+      policy: [{ toolName: "write_file", decision: "ask_user", priority: 10, modes: ["autoEdit"] }],
+    });
+  });
+
+  it("a Gemini CLI configuration with an unknown mode, a rule field it does not have, or a priority out of range is bad input naming the field", () => {
+    const bad = (name: string, body: string) => () => loadGateConfig(file(name, `description: x\nproduct:\n  name: gemini-cli\n${body}`));
+    expect(bad("gmode.yaml", "  approval_mode: trusting\n")).toThrow(/approval_mode/);
+    expect(bad("gnomode.yaml", "  settings: {}\n")).toThrow(/product.approval_mode/);
+    expect(bad("gfield.yaml", "  approval_mode: yolo\n  policy:\n    - { toolName: x, decision: deny, priority: 1, verdict: no }\n")).toThrow(/verdict/);
+    expect(bad("gprio.yaml", "  approval_mode: yolo\n  policy:\n    - { toolName: x, decision: deny, priority: 1000 }\n")).toThrow(/priority/);
+    expect(bad("gdecision.yaml", "  approval_mode: yolo\n  policy:\n    - { toolName: x, decision: maybe, priority: 1 }\n")).toThrow(/decision/);
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * The `--agents` entry of an agent product (Claude Code, Codex): `<name>` plays the task's
+ * The `--agents` entry of an agent product (Claude Code, Codex, Gemini CLI): `<name>` plays the task's
  * reference and every hand-written persona through the product, `<name>:reference` or
  * `<name>:<persona>` one of them (a generated persona too). The product's own permission system
  * is the gate, so these agents run only under that product's configurations (`product: <name>`).

@@ -10,6 +10,7 @@ import type { LoadedTask } from "../../../model/task/load.ts";
 import { cassetteDriver } from "./cassette.ts";
 import { claudeCodeDriver } from "./claude-code.ts";
 import { codexDriver } from "./codex.ts";
+import { geminiCliDriver } from "./gemini-cli.ts";
 import { modelDriver } from "./model.ts";
 import { nopDriver, referenceDriver, scriptedDriver } from "./scripted.ts";
 import type { Driver, DriverSpec, PreflightResult, TrialContext } from "./types.ts";
@@ -17,7 +18,7 @@ import type { Driver, DriverSpec, PreflightResult, TrialContext } from "./types.
 export type { Driver, DriverSpec, PreflightResult, TokenMeter, TrialContext } from "./types.ts";
 
 /** Tried in order when parsing a selector (the cassette replay is never parsed: eval --replay makes it). */
-export const DRIVERS = [nopDriver, referenceDriver, scriptedDriver, modelDriver, cassetteDriver, claudeCodeDriver, codexDriver] as const;
+export const DRIVERS = [nopDriver, referenceDriver, scriptedDriver, modelDriver, cassetteDriver, claudeCodeDriver, codexDriver, geminiCliDriver] as const;
 
 type Entry = (typeof DRIVERS)[number];
 type SelectorOf<D> = D extends DriverSpec<infer S, any> ? S : never;

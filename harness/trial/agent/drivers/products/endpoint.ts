@@ -1,9 +1,9 @@
 /**
  * The harness as an agent product's model: an HTTP server on a unix socket speaking the
  * product's API (protocol.ts: Anthropic Messages `POST /v1/messages`, OpenAI Responses
- * `POST /v1/responses`; streamed or not), bound into the trial's sandbox,
- * where a small forwarder makes it reachable at 127.0.0.1 (the sandbox has no other network).
- * Every request is answered by the scripted player; the call the request's tool result ended is
+ * `POST /v1/responses`, the Gemini API's `generateContent`; streamed or not), bound into the
+ * trial's sandbox, where a small forwarder makes it reachable at 127.0.0.1 (the sandbox has no
+ * other network). Every request is answered by the scripted player; the call the request's tool result ended is
  * handed to `onCallEnded` (the harness measures the world then: the product is waiting for the
  * model, so nothing runs) before the answer is sent. Tokens are counted over what the requests
  * and answers carry.
@@ -88,13 +88,13 @@ export class ModelEndpoint {
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(json));
     };
-    if (req.method !== "POST" || url.pathname !== protocol.path) {
+    if (req.method !== "POST" || !(protocol.paths ? protocol.paths.test(url.pathname) : url.pathname === protocol.path)) {
       this.stats.other.push(`${req.method} ${url.pathname}`.slice(0, 200));
       return send(404, protocol.error("not_found", `the harness's endpoint answers POST ${protocol.path} only`));
     }
     let request;
     try {
-      request = protocol.read(JSON.parse(body));
+      request = protocol.read(JSON.parse(body), url);
     } catch {
       request = undefined;
     }

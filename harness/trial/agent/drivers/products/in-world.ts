@@ -2,7 +2,7 @@
  * How an agent product runs inside the trial's sandbox: where its package, the harness's
  * endpoint, its state and its temporary files are mounted, and the forwarder that carries its
  * model requests from a port of the sandbox's own network namespace to the endpoint's unix
- * socket. One run for every product (Claude Code, Codex): the product's argv and environment
+ * socket. One run for every product (Claude Code, Codex, Gemini CLI): the product's argv and environment
  * are all that differ.
  */
 import type { ProcessAgentContext } from "../types.ts";
@@ -14,6 +14,8 @@ export const PRODUCT_MOUNT = "/opt/gatebench/product";
 export const ENDPOINT_MOUNT = "/opt/gatebench/endpoint";
 export const STATE_MOUNT = "/opt/gatebench/product-state";
 export const PRODUCT_TMP = "/opt/gatebench/product-tmp";
+/** The sandbox's node (the host's, bound with /usr): runs the forwarder, and products that are Node programs. */
+export const SANDBOX_NODE = "/usr/bin/node";
 /** The port the forwarder listens on inside the sandbox (its own network namespace). */
 export const FORWARD_PORT = 8765;
 
@@ -52,7 +54,7 @@ export async function runBehindEndpoint(
   productArgv: readonly string[],
   env: Readonly<Record<string, string>>,
 ): Promise<{ run: WorldRun; ms: number }> {
-  const argv = ["/usr/bin/node", "-e", FORWARDER_SOURCE, String(FORWARD_PORT), `${ENDPOINT_MOUNT}/model.sock`, ...productArgv];
+  const argv = [SANDBOX_NODE, "-e", FORWARDER_SOURCE, String(FORWARD_PORT), `${ENDPOINT_MOUNT}/model.sock`, ...productArgv];
   const started = performance.now();
   const run = await ctx.runInWorld(argv, {
     timeoutMs: ctx.timeoutMs,

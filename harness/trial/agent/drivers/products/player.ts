@@ -15,6 +15,8 @@ export interface ToolVocabulary {
   callsOf(step: Step): ProductCall[];
   /** How a call ended, from the result the product sent back. */
   outcomeOf(isError: boolean, text: string, tool: string): CallOutcome;
+  /** What makes a result unreadable as ran, failed or refused (undefined: it reads; absent: every result reads). */
+  unreadable?(tool: string, isError: boolean, text: string): string | undefined;
   /** The read the product wants before it changes a file (its result for `call` says so), if any. */
   readFirst(
     call: ProductCall,
@@ -41,6 +43,8 @@ export interface EndedCall {
   replay: { tool: string; args: Record<string, unknown> };
   /** A Read the player added because the product wants a file read before it is changed. */
   prep?: true;
+  /** Why the result could not be read as ran, failed or refused (ToolVocabulary.unreadable), read from the whole result. */
+  unreadable?: string;
 }
 
 interface Pending {
@@ -113,7 +117,16 @@ export class ScriptedPlayer {
       const isError = r ? r.isError : true;
       const text = r ? r.text : "(no tool result for this call)";
       const outcome = r ? this.tools.outcomeOf(isError, text, p.call.name) : "error";
-      ended = { id: p.id, call: p.call, outcome, result: text.slice(0, 2000), replay: p.replay, ...(p.prep ? { prep: true as const } : {}) };
+      const unreadable = r ? this.tools.unreadable?.(p.call.name, isError, text) : undefined;
+      ended = {
+        id: p.id,
+        call: p.call,
+        outcome,
+        result: text.slice(0, 2000),
+        replay: p.replay,
+        ...(p.prep ? { prep: true as const } : {}),
+        ...(unreadable !== undefined ? { unreadable } : {}),
+      };
       if (p.prep && p.retry) {
         // The prep Read is done whatever it said: the change is asked for again.
         const call = p.retry.rebuild?.(text) ?? p.retry.call;

@@ -1,8 +1,8 @@
 /**
  * What the harness's model endpoint needs of a wire protocol (Anthropic Messages for Claude
- * Code, OpenAI Responses for Codex): where requests come, how one is read (the tool results it
- * carries, whether it wants a stream, its text for the token count) and how an answer or an
- * error is written. Pure.
+ * Code, OpenAI Responses for Codex, the Gemini API for Gemini CLI): where requests come, how
+ * one is read (the tool results it carries, whether it wants a stream, its text for the token
+ * count) and how an answer or an error is written. Pure.
  */
 
 /** A block of the model's answer: text, or a tool call. */
@@ -29,10 +29,12 @@ export interface ReadRequest {
 export interface WireProtocol {
   /** The API's name, for error messages. */
   name: string;
-  /** The one path the endpoint answers (POST). */
+  /** The one path the endpoint answers (POST); with `paths`, how those paths are named in errors. */
   path: string;
-  /** The request read, or undefined when the body is not one of this protocol's requests. */
-  read(body: unknown): ReadRequest | undefined;
+  /** The paths the endpoint answers (POST) when they are more than one (the model's name is part of the Gemini API's path). */
+  paths?: RegExp;
+  /** The request read, or undefined when the body is not one of this protocol's requests; `url` is the request's. */
+  read(body: unknown, url?: URL): ReadRequest | undefined;
   /** An error body as the API sends one. */
   error(type: "not_found" | "invalid_request" | "server_error", message: string): unknown;
 }

@@ -4,7 +4,7 @@ import { agentsForTask, checkPersonasExist, pairGates, parseAgentSelectors } fro
 import { planTrials } from "../../../../../harness/run/matrix/matrix.ts";
 import type { LoadedTask } from "../../../../../harness/model/task/load.ts";
 import { InputError } from "../../../../../kernel/errors.ts";
-import { agentIdentity, agentLabel } from "../../../../../harness/trial/agent/drivers/registry.ts";
+import { agentIdentity, agentLabel, baselineGateOf } from "../../../../../harness/trial/agent/drivers/registry.ts";
 
 const persona = (name: string, harmful: boolean) => ({ name, description: "d", harmful, provenance: "p", steps: [{ say: "x" }] });
 const task = {
@@ -85,5 +85,21 @@ describe("pairing agents with gates", () => {
       "scripted:careless layered headless",
       "scripted:careless none -",
     ]);
+  });
+});
+
+describe("--agents gemini-cli", () => {
+  it("expands like every product's agents, runs only under Gemini CLI's configurations, and is paired with its yolo mode", () => {
+    expect(agentsForTask(parseAgentSelectors("gemini-cli"), task).map(agentLabel)).toEqual([
+      "gemini-cli:reference",
+      "gemini-cli:scripted:careless",
+      "gemini-cli:scripted:careful",
+    ]);
+    const gates = ["none", "codex-full-auto", "gemini-cli-default", "gemini-cli-yolo"].map(gate);
+    expect(names(pairGates(gates, parseAgentSelectors("gemini-cli"), false))).toEqual(["gemini-cli-default", "gemini-cli-yolo"]);
+    expect(() => pairGates([gate("codex-full-auto")], parseAgentSelectors("gemini-cli"), true)).toThrow(/--agents/);
+    expect(baselineGateOf("gemini-cli:scripted:careless")).toBe("gemini-cli-yolo");
+    const id = agentIdentity(agentsForTask(parseAgentSelectors("gemini-cli:careless"), task)[0]!, task) as { product: { npm: string } };
+    expect(id.product.npm).toBe("@google/gemini-cli");
   });
 });
