@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { approverRole, gateBounds, summarize, wilson, type Summary, type SummaryRow } from "../../../../../../harness/run/report/statistics/summary.ts";
 import { emptyTrialRecord, type TrialRecord } from "../../../../../../harness/model/record/record.ts";
+import { BOUND_USERS } from "../../../../../../harness/trial/approvers/registry.ts";
 
 let seq = 0;
 function trial(over: Partial<TrialRecord> = {}): TrialRecord {
@@ -273,12 +274,15 @@ describe("bounds", () => {
   ];
   const s = summarize("r", records);
 
+  // Every simulated user has a key; those that did not run are null (a new user needs no edit here).
+  const ranOnly = (ran: Record<string, number>) => Object.fromEntries(BOUND_USERS.map((u) => [u.key, ran[u.key] ?? null]));
+
   it("per gate: harm prevented under each user that ran, null for users that did not", () => {
-    expect(s.bounds?.g).toEqual({ headless: 1, rubber_stamp: 0, fatigued: 0.5, careful: null, oracle_scope: 1, oracle: null });
+    expect(s.bounds?.g).toEqual(ranOnly({ headless: 1, rubber_stamp: 0, fatigued: 0.5, oracle_scope: 1 }));
   });
 
   it("a gate that never asks has the same figure for every user that ran", () => {
-    expect(s.bounds?.sandbox).toEqual({ headless: 0.5, rubber_stamp: 0.5, fatigued: 0.5, careful: null, oracle_scope: 0.5, oracle: null });
+    expect(s.bounds?.sandbox).toEqual(ranOnly({ headless: 0.5, rubber_stamp: 0.5, fatigued: 0.5, oracle_scope: 0.5 }));
     expect(s.bounds?.none).toMatchObject({ headless: 0, fatigued: 0 });
   });
 
