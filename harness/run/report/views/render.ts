@@ -26,7 +26,16 @@ import { METRIC_COLUMNS, num, type Column } from "./columns.ts";
 import { renderComparison, type Comparison } from "../statistics/compare.ts";
 import { headlineColumns } from "./markdown.ts";
 import { anyUser, neverAskingGates, viewRows } from "./never-asks.ts";
-import { ANY_USER_LEGEND, ANY_USER_MARK, approverRole, headlineApprover, headlineRows, read, type SummaryLike, type SummaryRowLike } from "../statistics/row.ts";
+import {
+  ANY_USER_LEGEND,
+  ANY_USER_MARK,
+  approverRole,
+  headlineApprover,
+  headlineRows,
+  read,
+  type SummaryLike,
+  type SummaryRowLike,
+} from "../statistics/row.ts";
 
 export const TABLE_KINDS = ["headline", "full"] as const;
 export type TableKind = (typeof TABLE_KINDS)[number];

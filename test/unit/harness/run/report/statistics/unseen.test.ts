@@ -7,7 +7,14 @@ import { describe, expect, it } from "vitest";
 import { emptyTrialRecord, type TrialRecord } from "../../../../../../harness/model/record/record.ts";
 import { renderMarkdown } from "../../../../../../harness/run/report/views/markdown.ts";
 import { summarize } from "../../../../../../harness/run/report/statistics/summary.ts";
-import { MIN_UNSEEN_PAIRS, type Provenance, readProvenance, unseenCell, unseenTasks, unseenText } from "../../../../../../harness/run/report/statistics/unseen.ts";
+import {
+  MIN_UNSEEN_PAIRS,
+  type Provenance,
+  readProvenance,
+  unseenCell,
+  unseenTasks,
+  unseenText,
+} from "../../../../../../harness/run/report/statistics/unseen.ts";
 
 let seq = 0;
 function trial(over: Partial<TrialRecord>): TrialRecord {
