@@ -33,6 +33,8 @@ const ALLOWED: Record<string, string> = {
   "trial/agent/drivers/products/claude-code.ts":
     "writes the product's settings (the gate configuration's own content) into the trial's staged folder the product reads",
   "trial/agent/drivers/products/codex.ts": "writes the model catalogue (the harness's own model entry) into the endpoint's folder the product reads",
+  "trial/agent/drivers/products/gemini-cli.ts":
+    "writes the product's settings and the configuration's policy file (the gate configuration's own content) into the endpoint's folder the product reads",
   "trial/invariants.ts": "writes the preserve probe and its spec (the task's own entries) into a private folder the probe's sandbox reads",
   "trial/agent/drivers/products/install.ts":
     "writes the product cache's package.json stub and manifest (name, version, binary digest) when it installs a product",
