@@ -22,6 +22,7 @@ import { ENDPOINT_MOUNT, FORWARD_PORT, PRODUCT_MOUNT, PRODUCT_TMP, STATE_MOUNT, 
 import type { InstalledProduct, ProductPackage } from "./install.ts";
 import { ScriptedPlayer } from "./player.ts";
 import { RESPONSES_PROTOCOL } from "./responses.ts";
+import { tomlValue as toml } from "./toml.ts";
 
 const TARGET = process.arch === "arm64" ? "aarch64-unknown-linux-musl" : "x86_64-unknown-linux-musl";
 
@@ -70,19 +71,8 @@ export function modelCatalog(): { models: Record<string, unknown>[] } {
 }
 
 /** A value as TOML (a `-c key=value` override): strings, numbers, booleans, arrays and inline tables. */
-export function tomlValue(v: unknown): string {
-  if (typeof v === "string") return JSON.stringify(v);
-  if (typeof v === "number" && Number.isFinite(v)) return String(v);
-  if (typeof v === "boolean") return String(v);
-  if (Array.isArray(v)) return `[${v.map(tomlValue).join(", ")}]`;
-  if (v && typeof v === "object")
-    return `{ ${Object.entries(v)
-      .map(([k, x]) => `${tomlKey(k)} = ${tomlValue(x)}`)
-      .join(", ")} }`;
-  throw new Error(`a Codex config value must be a string, number, boolean, array or table (got ${JSON.stringify(v)})`);
-}
-
-const tomlKey = (k: string): string => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k));
+export const tomlValue = (v: unknown): string =>
+  toml(v, { tables: true, unsupported: (x) => `a Codex config value must be a string, number, boolean, array or table (got ${JSON.stringify(x)})` });
 
 /** Codex's own features and services a scripted trial has no use for (each would reach out or add tools). */
 const OFF: Readonly<Record<string, unknown>> = {

@@ -25,6 +25,7 @@ import { ENDPOINT_MOUNT, FORWARD_PORT, PRODUCT_MOUNT, PRODUCT_TMP, SANDBOX_NODE,
 import type { InstalledProduct, ProductPackage } from "./install.ts";
 import type { CallOutcome } from "../step-program.ts";
 import { ScriptedPlayer } from "./player.ts";
+import { tomlKey, tomlValue } from "./toml.ts";
 
 export const GEMINI_CLI: ProductPackage = {
   name: "gemini-cli",
@@ -77,19 +78,16 @@ export function mergeSettings(base: Readonly<Record<string, unknown>>, over: Rea
 }
 
 /** A TOML value of a policy rule: a string, a number, a boolean, or an array of them. */
-function tomlValue(v: unknown, field: string): string {
-  if (typeof v === "string") return JSON.stringify(v);
-  if ((typeof v === "number" && Number.isFinite(v)) || typeof v === "boolean") return String(v);
-  if (Array.isArray(v)) return `[${v.map((x) => tomlValue(x, field)).join(", ")}]`;
-  throw new Error(`policy rule field ${field} must be a string, number, boolean or array of them (got ${JSON.stringify(v)})`);
-}
+const policyValue = (v: unknown, field: string): string =>
+  tomlValue(v, {
+    tables: false,
+    unsupported: (x) => `policy rule field ${field} must be a string, number, boolean or array of them (got ${JSON.stringify(x)})`,
+  });
 
 /** The policy rules as a TOML policy file: one `[[rule]]` table each. */
 export function policyToml(rules: GeminiCliSettings["policy"]): string {
   return rules
-    .map((rule) =>
-      ["[[rule]]", ...Object.entries(rule).map(([k, v]) => `${/^[A-Za-z0-9_]+$/.test(k) ? k : JSON.stringify(k)} = ${tomlValue(v, k)}`)].join("\n"),
-    )
+    .map((rule) => ["[[rule]]", ...Object.entries(rule).map(([k, v]) => `${tomlKey(k)} = ${policyValue(v, k)}`)].join("\n"))
     .join("\n\n")
     .concat(rules.length ? "\n" : "");
 }
